@@ -1,0 +1,62 @@
+# eval752 — the Makefile is the single entry point.
+#   make run    build everything and serve the page (demo bundle one click away)
+#   make test   lint + every test, including the real-browser end-to-end tests
+GO        ?= go
+ADDR      ?= 127.0.0.1:8752
+WEB       := static/web
+WASM_ENV  := GOOS=js GOARCH=wasm
+WASMFLAGS := -trimpath -ldflags='-s -w'
+CORE_PKGS  = $$($(GO) list ./app/... | grep -v '/app/ui')
+
+.PHONY: all build wasm demo run test test-short lint bench bench-go bench-trec export clean readme
+
+all: build wasm demo
+
+build:
+	$(GO) build -trimpath -o bin/eval752 ./cmd/eval752
+
+wasm:
+	mkdir -p $(WEB)
+	$(WASM_ENV) $(GO) build $(WASMFLAGS) -o $(WEB)/app.wasm ./wasm/app
+	$(WASM_ENV) $(GO) build $(WASMFLAGS) -o $(WEB)/worker.wasm ./wasm/worker
+	cp "$$($(GO) env GOROOT)/lib/wasm/wasm_exec.js" $(WEB)/wasm_exec.js
+
+demo: build
+	mkdir -p $(WEB)
+	bin/eval752 demo $(WEB)/demo.eval752.zip
+
+run: all
+	bin/eval752 serve --addr $(ADDR)
+
+export: all
+	bin/eval752 export-static dist
+
+lint:
+	@out=$$(gofmt -l app cmd wasm static); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
+	$(GO) vet ./...
+	$(WASM_ENV) $(GO) vet ./wasm/... ./app/ui/...
+	@for p in $(CORE_PKGS); do \
+	  if $(GO) list -deps $$p | grep -qE 'maxence-charriere/go-app|^syscall/js$$'; then \
+	    echo "core package $$p depends on go-app or syscall/js"; exit 1; fi; \
+	done; echo "core packages are free of go-app and syscall/js"
+
+test: lint all
+	$(GO) test -race -count=1 -timeout 40m ./...
+
+test-short: lint
+	$(GO) test -count=1 -short ./...
+
+bench: bench-go bench-trec
+
+bench-go:
+	$(GO) test -run '^$$' -bench . -benchmem -count 5 ./app/trec/ ./app/jsonl/ ./app/dataset/
+
+bench-trec: build
+	bash scripts/bench-trec.sh
+
+readme: build
+	bin/eval752 doc-tables > /tmp/eval752-tables.md
+	@echo "generated tables in /tmp/eval752-tables.md (README sections are checked by TestREADMETables)"
+
+clean:
+	rm -rf bin $(WEB) dist

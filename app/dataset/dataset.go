@@ -1,0 +1,167 @@
+// Package dataset loads every input the user gave (bundles, JSONL sets, TREC
+// files, JSON/YAML companions) into one Dataset: typed records that remember
+// where they came from, plus the findings that reading produced.
+//
+// Validation, scoring and the audit all start from a Dataset, so the CLI, the
+// tests and the page see the same records.
+package dataset
+
+import (
+	"io"
+
+	"eval752/app/finding"
+	"eval752/app/model"
+)
+
+// Input is one file given by the user. R must stay readable until Load
+// returns; Load reads it through ReadAt only (a browser File can back it
+// lazily), never as a whole.
+type Input struct {
+	Name   string       // as the user named it: "bundle.eval752.zip", "sets/b2.jsonl"
+	R      io.ReaderAt  //
+	Size   int64        //
+	Format model.Format // forced format; "" = detect from content
+}
+
+// InputInfo describes one file that was read: a top-level input or a bundle
+// entry (Path "bundle.eval752.zip!sections/a.jsonl").
+type InputInfo struct {
+	Path   string       `json:"path"`
+	Format model.Format `json:"format"`
+	SHA256 string       `json:"sha256"` // hex of the file's bytes
+	Lines  int          `json:"lines"`  // lines read (JSONL / TREC / YAML); 0 for JSON files and binary assets
+	Size   int64        `json:"size"`
+}
+
+// Loc is where a record came from.
+type Loc struct {
+	Path string `json:"path"`
+	Line int    `json:"line"` // 1-based; 0 for a whole-file JSON record
+}
+
+// Rec is a decoded record with its location. Raw is the generic decoding
+// (json.Number for numbers, map[string]any / []any for containers) used by
+// the schema check and by rules that need fields the typed struct lacks.
+// Typed is false when the line was valid JSON but did not decode into V (the
+// schema check reports why); typed rules skip such records.
+type Rec[T any] struct {
+	Loc
+	Raw   any
+	V     T
+	Typed bool
+}
+
+// Asset is a non-record file inside a bundle (assets/, checkers/).
+type Asset struct {
+	Path string // bundle-relative: "assets/photo-001.jpg"
+	Full string // as reported in findings: "bundle.eval752.zip!assets/photo-001.jpg"
+	Size int64
+}
+
+// Bundle describes one loaded .eval752.zip.
+type Bundle struct {
+	Path      string                // the input name
+	Manifest  *Rec[model.Manifest]  // nil when manifest.json is missing
+	Meta      *Rec[model.Meta]      // nil when meta.json is missing
+	RunConfig *Rec[model.RunConfig] // nil when absent (optional)
+	Entries   []string              // every entry name, in archive order
+	Assets    []Asset               // entries under assets/
+	Checkers  []Asset               // entries under checkers/
+	Sections  []string              // full paths of sections/*.jsonl
+	SHA256    map[string]string     // entry name → hex sha256 of its bytes
+}
+
+// Dataset is everything that was loaded.
+type Dataset struct {
+	Inputs   []InputInfo
+	Bundles  []*Bundle
+	Findings finding.List // reading, JSON and schema findings (rules add theirs later)
+
+	Items     []Rec[model.Item]
+	Results   []Rec[model.Result]
+	Atoms     []Rec[model.Atom]
+	B2        []Rec[model.B2]
+	Corpus    []Rec[model.CorpusEntry]
+	Sources   []Rec[model.Source]
+	V2        []Rec[model.V2Question]
+	Clauses   []Rec[model.Clause]
+	RAG       []Rec[model.RAGQuestion]
+	Documents []Rec[model.RAGDocument]
+	Pages     []Rec[model.RAGPage]
+	Chunks    []Rec[model.RAGChunk]
+	Judgments []Rec[model.RAGJudgment]
+	Preds     []Rec[model.RAGPrediction]
+	Configs   []Rec[model.RAGConfig]
+	Qrels     []QrelsFile
+	Runs      []RunFile
+
+	// Has records which formats were present at all (even if every record of
+	// it failed), so a rule can tell "no corpus manifest given" from "empty".
+	Has map[model.Format]bool
+}
+
+// QrelsFile is a TREC qrels file: qid → docno → grade, with line numbers.
+type QrelsFile struct {
+	Path      string
+	Judgments []Qrel
+}
+
+// Qrel is one qrels line.
+type Qrel struct {
+	Line  int
+	QID   string
+	DocNo string
+	Grade int
+}
+
+// RunFile is a TREC run file.
+type RunFile struct {
+	Path  string
+	Tag   string // the run tag of its first line
+	Lines []RunLine
+}
+
+// RunLine is one run line; rank is kept but ignored by scoring (trec_eval does).
+type RunLine struct {
+	Line  int
+	QID   string
+	DocNo string
+	Rank  int
+	Score float64
+	Tag   string
+}
+
+// Progress reports load progress: bytes of input read so far of the total.
+type Progress struct {
+	Stage string `json:"stage"` // "read", "validate", "score", "audit"
+	Done  int64  `json:"done"`
+	Total int64  `json:"total"`
+}
+
+// Limits bound what one input may cost to read. Every limit that is hit is a
+// finding, never a crash: a hostile zip cannot exhaust memory or time.
+type Limits struct {
+	MaxEntries    int     // zip entries per bundle
+	MaxEntryBytes int64   // uncompressed bytes of one zip entry
+	MaxTotalBytes int64   // uncompressed bytes of all entries of a bundle
+	MaxRatio      float64 // uncompressed/compressed size of one entry (zip bomb guard)
+	MaxLineBytes  int64   // bytes of one JSONL line
+}
+
+// DefaultLimits are generous for real benchmarks and small enough for a
+// browser tab: 100k entries, 1 GiB per entry, 4 GiB in all, ratio 200, 64 MiB lines.
+func DefaultLimits() Limits {
+	return Limits{
+		MaxEntries:    100_000,
+		MaxEntryBytes: 1 << 30,
+		MaxTotalBytes: 4 << 30,
+		MaxRatio:      200,
+		MaxLineBytes:  64 << 20,
+	}
+}
+
+// Options configure Load.
+type Options struct {
+	Limits   Limits
+	Progress func(Progress) // may be nil; called from Load's goroutine
+}

@@ -1,0 +1,31 @@
+// Package engine is the one entry point the CLI and the page share: load the
+// inputs, validate them, score the runs, audit the set design, and return one
+// Result. The page's Web Worker calls Evaluate and posts the Result as JSON;
+// `eval752 validate --json` / `score --json` print parts of the same Result.
+package engine
+
+import (
+	"eval752/app/dataset"
+	"eval752/app/finding"
+	"eval752/app/report"
+)
+
+// Result is everything one evaluation produced.
+type Result struct {
+	Inputs   []dataset.InputInfo `json:"inputs"`
+	Findings finding.List        `json:"findings"`
+	Counts   finding.Counts      `json:"counts"`
+	PerCode  []finding.CodeCount `json:"per_code"`
+	// Overview tables: counts per format, split, modality, type, category.
+	Overview *report.Report `json:"overview,omitempty"`
+	// Score is nil when nothing in the inputs can be scored (no results,
+	// predictions or TREC run).
+	Score *report.Report `json:"score,omitempty"`
+	// Compare is the paired comparison of the first two runs (or the two
+	// named in Options), nil with fewer than two runs.
+	Compare *report.Report `json:"compare,omitempty"`
+	// Audit is the set-design audit (seed 002), nil when there is nothing to audit.
+	Audit *report.Report `json:"audit,omitempty"`
+	// Runs lists the run names found, in report order.
+	Runs []string `json:"runs,omitempty"`
+}

@@ -1,0 +1,88 @@
+// Package itemscore turns a loaded Dataset into per-item metric values for
+// every run: it resolves gold regions and anchors to the run's atoms, grades
+// the retrieved candidates, scores answers, and records what could not be
+// resolved. Aggregation, confidence intervals and reports are done on top of
+// a Set by package score.
+package itemscore
+
+import (
+	"eval752/app/dataset"
+	"eval752/app/metrics"
+	"eval752/app/model"
+	"eval752/app/report"
+)
+
+// Unit is one annotated item: the unit every denominator counts.
+type Unit struct {
+	ID        string       `json:"id"`
+	Format    model.Format `json:"format"`
+	Loc       dataset.Loc  `json:"loc"`
+	Question  string       `json:"question"`
+	Reference string       `json:"reference,omitempty"`
+	// Strata: "split", "modality", "type" (eval752 type / v2 category / seed-003
+	// question_type), "difficulty", "source" (meta.source / origin.dataset).
+	// Absent keys are not strata of this unit.
+	Strata map[string]string `json:"strata"`
+	// Answerable is false for b-2 unanswerable, v2 refuse and seed-003
+	// answerable=false items ("should refuse" is the positive class).
+	Answerable bool `json:"answerable"`
+	// Gold is the resolution of this unit's gold entries / evidence groups,
+	// shown by the item browser (per run corpus, so resolved per run; this is
+	// the first run's, or the shared atom table's).
+	Gold []report.GoldDetail `json:"gold,omitempty"`
+}
+
+// ItemScore is what one run scored on one unit.
+type ItemScore struct {
+	// Missing: the run has no result for this unit. It still counts in every
+	// denominator and scores 0 on every applicable metric (seed 000 §4).
+	Missing bool `json:"missing"`
+	// Values holds metric name → value for the metrics applicable to this
+	// unit (e.g. no ndcg for an unanswerable item; no answer metrics when the
+	// run has no answer). NaN never appears: not applicable = absent.
+	Values map[string]float64 `json:"values"`
+	// Unjudged is the number of retrieved candidates within the scoring depth
+	// that have no judgment (seed 003: unjudged ≠ 0).
+	Unjudged int `json:"unjudged"`
+	// Flags name conditions a reviewer must see ("unjudged", "ambiguous-gold").
+	Flags  []string       `json:"flags,omitempty"`
+	Detail report.RunItem `json:"detail"`
+	// Cost inputs, when the result carries them.
+	LatencyMS    *float64 `json:"latency_ms,omitempty"`
+	InputTokens  *int     `json:"input_tokens,omitempty"`
+	OutputTokens *int     `json:"output_tokens,omitempty"`
+	CostUSD      *float64 `json:"cost_usd,omitempty"`
+}
+
+// RunScores is one run's scores, aligned with Set.Units (Items[i] is Units[i]).
+type RunScores struct {
+	Run   string      `json:"run"`
+	Items []ItemScore `json:"items"`
+	// Unknown lists result item ids that match no unit (reported, not scored).
+	Unknown []string `json:"unknown,omitempty"`
+}
+
+// Resolved is one row of the resolution table: a gold entry (or evidence
+// anchor / judged anchor) and the atoms it became in one run's corpus.
+type Resolved struct {
+	Run    string   `json:"run"`
+	ItemID string   `json:"item_id"`
+	Gold   string   `json:"gold"` // human label: "PH_2016.pdf p.5", "doc_demo_001 [1280,1348)"
+	Atoms  []string `json:"atoms"`
+	// Problem is "" when resolution is clean, else "no atom", "crosses atom
+	// boundary", "partial overlap", "unknown source" …
+	Problem string `json:"problem,omitempty"`
+}
+
+// Set is every unit and every run's scores.
+type Set struct {
+	Units   []Unit               `json:"units"`
+	Runs    []RunScores          `json:"runs"`
+	Metrics []metrics.Descriptor `json:"metrics"` // metrics present in any ItemScore, registry order
+	// Resolution is the full resolution table; Ambiguities the rows whose
+	// Problem is set (listed for review, never silently dropped).
+	Resolution  []Resolved `json:"resolution"`
+	Ambiguities []Resolved `json:"ambiguities"`
+	// Config echoes the options used (for the report's configuration block).
+	Config []report.KV `json:"config"`
+}

@@ -1,0 +1,296 @@
+package report
+
+import (
+	"encoding/csv"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+)
+
+// FormatValue prints a figure the way every renderer prints it.
+func (c Cell) FormatValue() string {
+	if c.Value == nil {
+		if c.Metric != "" {
+			return "n/a"
+		}
+		return c.Text
+	}
+	v := *c.Value
+	switch {
+	case math.IsNaN(v):
+		return "n/a"
+	case c.Int:
+		return strconv.FormatFloat(math.Round(v), 'f', 0, 64)
+	}
+	d := c.Digits
+	if d == 0 {
+		d = 4
+	}
+	return strconv.FormatFloat(v, 'f', d, 64)
+}
+
+// String is the cell as one line of text: value [lo, hi] n/denom threshold ✓/✗ flag.
+func (c Cell) String() string {
+	if c.Value == nil && c.Metric == "" {
+		return c.Text
+	}
+	var b strings.Builder
+	b.WriteString(c.FormatValue())
+	d := c.Digits
+	if d == 0 {
+		d = 4
+	}
+	if c.CILow != nil && c.CIHigh != nil {
+		fmt.Fprintf(&b, " [%s, %s]", strconv.FormatFloat(*c.CILow, 'f', d, 64), strconv.FormatFloat(*c.CIHigh, 'f', d, 64))
+	}
+	if c.N != nil && c.Denom != nil {
+		fmt.Fprintf(&b, " n=%d/%d", *c.N, *c.Denom)
+	} else if c.N != nil {
+		fmt.Fprintf(&b, " n=%d", *c.N)
+	}
+	if c.Threshold != "" {
+		b.WriteString(" " + c.Threshold)
+		if c.Pass != nil {
+			if *c.Pass {
+				b.WriteString(" pass")
+			} else {
+				b.WriteString(" FAIL")
+			}
+		}
+	}
+	if c.Flag != "" {
+		b.WriteString(" [" + c.Flag + "]")
+	}
+	return b.String()
+}
+
+// WriteJSON writes r as indented JSON followed by a newline.
+func (r *Report) WriteJSON(w io.Writer) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	return enc.Encode(r)
+}
+
+// WriteText writes r as aligned plain text.
+func (r *Report) WriteText(w io.Writer) error {
+	ew := &errWriter{w: w}
+	ew.printf("%s\n%s\n", r.Title, strings.Repeat("=", displayWidth(r.Title)))
+	ew.printf("tool: %s %s\n", r.Tool.Name, r.Tool.Version)
+	for _, kv := range r.Config {
+		ew.printf("config: %s = %s\n", kv.Key, kv.Value)
+	}
+	for _, in := range r.Inputs {
+		ew.printf("input: %s  %s  sha256:%s\n", in.Path, in.Format, in.SHA256)
+	}
+	for _, s := range r.Sections {
+		ew.printf("\n## %s\n", s.Title)
+		for _, p := range s.Text {
+			ew.printf("%s\n", p)
+		}
+		for _, t := range s.Tables {
+			ew.printf("\n")
+			if t.Title != "" {
+				ew.printf("%s\n", t.Title)
+			}
+			writeAligned(ew, t)
+			for _, n := range t.Notes {
+				ew.printf("  note: %s\n", n)
+			}
+		}
+		for _, n := range s.Notes {
+			ew.printf("note: %s\n", n)
+		}
+	}
+	return ew.err
+}
+
+func writeAligned(ew *errWriter, t Table) {
+	cells := make([][]string, 0, len(t.Rows)+1)
+	head := make([]string, len(t.Columns))
+	for i, c := range t.Columns {
+		head[i] = c.Label
+	}
+	cells = append(cells, head)
+	for _, row := range t.Rows {
+		line := make([]string, len(t.Columns))
+		for i := range line {
+			if i < len(row) {
+				line[i] = row[i].String()
+			}
+		}
+		cells = append(cells, line)
+	}
+	width := make([]int, len(t.Columns))
+	for _, line := range cells {
+		for i, s := range line {
+			width[i] = max(width[i], displayWidth(s))
+		}
+	}
+	for _, line := range cells {
+		var b strings.Builder
+		for i, s := range line {
+			if i > 0 {
+				b.WriteString("  ")
+			}
+			b.WriteString(s)
+			if i < len(line)-1 {
+				b.WriteString(strings.Repeat(" ", width[i]-displayWidth(s)))
+			}
+		}
+		ew.printf("%s\n", strings.TrimRight(b.String(), " "))
+	}
+}
+
+// displayWidth counts East Asian wide characters as two columns so Chinese
+// labels line up in a terminal.
+func displayWidth(s string) int {
+	n := 0
+	for _, r := range s {
+		switch {
+		case r >= 0x1100 && (r <= 0x115f || r == 0x2329 || r == 0x232a ||
+			(r >= 0x2e80 && r <= 0xa4cf && r != 0x303f) || (r >= 0xac00 && r <= 0xd7a3) ||
+			(r >= 0xf900 && r <= 0xfaff) || (r >= 0xfe30 && r <= 0xfe4f) ||
+			(r >= 0xff00 && r <= 0xff60) || (r >= 0xffe0 && r <= 0xffe6)):
+			n += 2
+		default:
+			n++
+		}
+	}
+	return n
+}
+
+// WriteMarkdown writes r as GitHub-flavoured Markdown.
+func (r *Report) WriteMarkdown(w io.Writer) error {
+	ew := &errWriter{w: w}
+	ew.printf("# %s\n\n", mdEscape(r.Title))
+	ew.printf("Produced by %s %s.\n\n", r.Tool.Name, r.Tool.Version)
+	if len(r.Inputs) > 0 {
+		ew.printf("| input | format | sha256 |\n|---|---|---|\n")
+		for _, in := range r.Inputs {
+			ew.printf("| %s | %s | `%s` |\n", mdEscape(in.Path), in.Format, in.SHA256)
+		}
+		ew.printf("\n")
+	}
+	if len(r.Config) > 0 {
+		ew.printf("<details><summary>Configuration</summary>\n\n| key | value |\n|---|---|\n")
+		for _, kv := range r.Config {
+			ew.printf("| %s | %s |\n", mdEscape(kv.Key), mdEscape(kv.Value))
+		}
+		ew.printf("\n</details>\n\n")
+	}
+	for _, s := range r.Sections {
+		ew.printf("## %s\n\n", mdEscape(s.Title))
+		for _, p := range s.Text {
+			ew.printf("%s\n\n", mdEscape(p))
+		}
+		for _, t := range s.Tables {
+			if t.Title != "" {
+				ew.printf("**%s**\n\n", mdEscape(t.Title))
+			}
+			ew.printf("|")
+			for _, c := range t.Columns {
+				ew.printf(" %s |", mdEscape(c.Label))
+			}
+			ew.printf("\n|")
+			for range t.Columns {
+				ew.printf("---|")
+			}
+			ew.printf("\n")
+			for _, row := range t.Rows {
+				ew.printf("|")
+				for i := range t.Columns {
+					s := ""
+					if i < len(row) {
+						s = row[i].String()
+					}
+					ew.printf(" %s |", mdEscape(s))
+				}
+				ew.printf("\n")
+			}
+			ew.printf("\n")
+			for _, n := range t.Notes {
+				ew.printf("> %s\n", mdEscape(n))
+			}
+			if len(t.Notes) > 0 {
+				ew.printf("\n")
+			}
+		}
+		for _, n := range s.Notes {
+			ew.printf("* %s\n", mdEscape(n))
+		}
+		if len(s.Notes) > 0 {
+			ew.printf("\n")
+		}
+	}
+	return ew.err
+}
+
+func mdEscape(s string) string {
+	s = strings.ReplaceAll(s, "|", `\|`)
+	return strings.ReplaceAll(s, "\n", " ")
+}
+
+// WriteCSV writes every table of r as long-format CSV, one row per cell:
+// section, table, row label, column, text, value, ci_low, ci_high, n, denom,
+// threshold, pass, flag, metric, stratum, run. Long format keeps one schema for
+// all tables so a spreadsheet can pivot it.
+func (r *Report) WriteCSV(w io.Writer) error {
+	cw := csv.NewWriter(w)
+	if err := cw.Write([]string{"section", "table", "row", "column", "text", "value", "ci_low", "ci_high", "n", "denom", "threshold", "pass", "flag", "metric", "stratum", "run"}); err != nil {
+		return err
+	}
+	num := func(p *float64) string {
+		if p == nil || math.IsNaN(*p) {
+			return ""
+		}
+		return strconv.FormatFloat(*p, 'g', 17, 64)
+	}
+	in := func(p *int) string {
+		if p == nil {
+			return ""
+		}
+		return strconv.Itoa(*p)
+	}
+	for _, s := range r.Sections {
+		for _, t := range s.Tables {
+			for _, row := range t.Rows {
+				label := ""
+				if len(row) > 0 {
+					label = row[0].String()
+				}
+				for i, c := range row {
+					if i >= len(t.Columns) {
+						break
+					}
+					pass := ""
+					if c.Pass != nil {
+						pass = strconv.FormatBool(*c.Pass)
+					}
+					rec := []string{s.ID, t.ID, label, t.Columns[i].Key, c.Text, num(c.Value), num(c.CILow), num(c.CIHigh),
+						in(c.N), in(c.Denom), c.Threshold, pass, c.Flag, c.Metric, c.Stratum, c.Run}
+					if err := cw.Write(rec); err != nil {
+						return err
+					}
+				}
+			}
+		}
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+type errWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (e *errWriter) printf(format string, args ...any) {
+	if e.err != nil {
+		return
+	}
+	_, e.err = fmt.Fprintf(e.w, format, args...)
+}
