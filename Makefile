@@ -55,8 +55,7 @@ bench-trec: build
 	bash scripts/bench-trec.sh
 
 readme: build
-	bin/eval752 doc-tables > /tmp/eval752-tables.md
-	@echo "generated tables in /tmp/eval752-tables.md (README sections are checked by TestREADMETables)"
+	bin/eval752 doc-tables --update README.md
 
 clean:
 	rm -rf bin $(WEB) dist

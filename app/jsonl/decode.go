@@ -116,6 +116,26 @@ type decoder struct {
 	i    int
 	err  *Problem
 	dups []Problem
+	offs *[]int // when set: byte offsets of the top-level array's elements
+}
+
+// DecodeDocument is Decode for a whole-file JSON document; when the document
+// is an array it also returns the byte offset at which each element starts,
+// so a record of an array file can be located at its line.
+func DecodeDocument(b []byte) (v any, problems []Problem, elements []int) {
+	var offs []int
+	d := decoder{b: b, offs: &offs}
+	d.ws()
+	val, ok := d.value(0, "")
+	if !ok {
+		return nil, append(d.dups, *d.err), nil
+	}
+	d.ws()
+	if d.i < len(d.b) {
+		p := Problem{Kind: Trailing, Col: d.i + 1, Msg: fmt.Sprintf("unexpected %s after the end of the JSON value at column %d", describe(d.b, d.i), d.i+1)}
+		return nil, append(d.dups, p), nil
+	}
+	return val, d.dups, offs
 }
 
 func (d *decoder) fail(format string, args ...any) bool {
@@ -257,6 +277,9 @@ func (d *decoder) array(depth int, ptr string) (any, bool) {
 	}
 	for {
 		d.ws()
+		if depth == 0 && d.offs != nil {
+			*d.offs = append(*d.offs, d.i)
+		}
 		v, ok := d.value(depth+1, ptr+"/"+strconv.Itoa(len(a)))
 		if !ok {
 			return nil, false

@@ -13,7 +13,7 @@ import (
 // Gate 1, identity: every question has one id, and one question is asked once.
 
 var (
-	ruleIDDuplicate = finding.Register(finding.Rule{
+	ruleIDDuplicate = register(finding.Rule{
 		Code:        "id.duplicate",
 		Severity:    finding.Error,
 		Description: "Question ids (eval752 id, b-2 query_id, v2 id, seed-003 qid) are unique within a bundle, or within all loose files of one format.",
@@ -21,7 +21,7 @@ var (
 		Hint:        "Give every question its own id; results, qrels and judgments refer to questions by id, so a duplicate makes them ambiguous.",
 		Family:      "ids",
 	})
-	ruleIDEmpty = finding.Register(finding.Rule{
+	ruleIDEmpty = register(finding.Rule{
 		Code:        "id.empty",
 		Severity:    finding.Error,
 		Description: "A question id is not empty or blank.",
@@ -29,7 +29,7 @@ var (
 		Hint:        "Set a non-blank id; results and judgments cannot refer to a question without one.",
 		Family:      "ids",
 	})
-	ruleDuplicateQuestion = finding.Register(finding.Rule{
+	ruleDuplicateQuestion = register(finding.Rule{
 		Code:        "id.duplicate-question",
 		Severity:    finding.Warning,
 		Description: "The same question text (after trimming, collapsing whitespace, full-width→half-width and Latin case folding) is not asked twice in one set.",

@@ -139,3 +139,29 @@ func (o onceSet) first(code, path string) bool {
 	o[k] = true
 	return true
 }
+
+// ownRules are the rules this package registered, in registration order.
+var ownRules []*finding.Rule
+
+func register(r finding.Rule) *finding.Rule {
+	p := finding.Register(r)
+	ownRules = append(ownRules, p)
+	return p
+}
+
+// Rules returns the descriptors of every rule Run can report, ordered by
+// family then code (the lead's rule table covers all packages through
+// finding.Rules; this is the validate package's share).
+func Rules() []finding.Rule {
+	out := make([]finding.Rule, len(ownRules))
+	for i, r := range ownRules {
+		out[i] = *r
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].Family != out[j].Family {
+			return out[i].Family < out[j].Family
+		}
+		return out[i].Code < out[j].Code
+	})
+	return out
+}

@@ -1,0 +1,66 @@
+package audit
+
+import (
+	"bufio"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"eval752/app/dataset"
+	"eval752/app/model"
+)
+
+// readJSONL decodes every line of a JSONL file into T with its location. It
+// is the tests' own reader, independent of dataset.Load, so the audit's
+// tests do not depend on the readers' detection.
+func readJSONL[T any](t *testing.T, path string) []dataset.Rec[T] {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var out []dataset.Rec[T]
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 1<<20), 1<<20)
+	line := 0
+	for sc.Scan() {
+		line++
+		if len(sc.Bytes()) == 0 {
+			continue
+		}
+		var v T
+		if err := json.Unmarshal(sc.Bytes(), &v); err != nil {
+			t.Fatalf("%s:%d: %v", path, line, err)
+		}
+		out = append(out, dataset.Rec[T]{Loc: dataset.Loc{Path: filepath.ToSlash(path), Line: line}, V: v, Typed: true})
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+const fixtureDir = "testdata/fixture"
+
+// fixture builds the Dataset of testdata/fixture directly.
+func fixture(t *testing.T) *dataset.Dataset {
+	t.Helper()
+	ds := &dataset.Dataset{Has: map[model.Format]bool{model.FormatV2Question: true, model.FormatClause: true, model.FormatRAGDocument: true}}
+	ds.V2 = readJSONL[model.V2Question](t, fixtureDir+"/questions.jsonl")
+	ds.Clauses = readJSONL[model.Clause](t, fixtureDir+"/clauses.jsonl")
+	ds.Documents = readJSONL[model.RAGDocument](t, fixtureDir+"/documents.jsonl")
+	return ds
+}
+
+// idAt maps a question file line to the question id.
+func idAt(ds *dataset.Dataset) map[int]string {
+	m := map[int]string{}
+	for _, r := range ds.V2 {
+		m[r.Line] = r.V.ID
+	}
+	return m
+}
+
+func str(s string) *string { return &s }

@@ -1,0 +1,285 @@
+package audit
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"eval752/app/dataset"
+	"eval752/app/finding"
+	"eval752/app/model"
+)
+
+// Leakage (seed 003 §3.3, §4.5): the same text on both sides of a split, a
+// duplicate family split across splits, and gold answers written into the
+// retrievable corpus.
+
+var (
+	ruleLeakQuestion = finding.Register(finding.Rule{
+		Code: "audit.leak-question-copy", Severity: finding.Error, Family: "audit",
+		Description: "No question of one split is a copy (identical after normalisation, or MinHash Jaccard ≥ 0.80 over character 3-grams) of a question in another split.",
+		Source:      "seed 002 规模、分片与功效 (test 只放没参与过决策的题) / seed 003 §4.5",
+		Hint:        "Drop the copy from test (or from dev): a test question seen during tuning measures memory.",
+	})
+	ruleLeakDocExact = finding.Register(finding.Rule{
+		Code: "audit.leak-doc-exact", Severity: finding.Error, Family: "audit",
+		Description: "No two documents in different splits have the same normalised text (SHA-256 of the text without whitespace and punctuation).",
+		Source:      "seed 003 §3.3 (精确重复：规范化文本 SHA-256 相同；同一重复族必须进入同一数据划分)",
+		Hint:        "Put both documents in the same split and give them one duplicate_family_id.",
+	})
+	ruleLeakDocNear = finding.Register(finding.Rule{
+		Code: "audit.leak-doc-near", Severity: finding.Warning, Family: "audit",
+		Description: "No two documents in different splits are near duplicates (MinHash Jaccard ≥ 0.92 over character 5-shingles), for human confirmation.",
+		Source:      "seed 003 §3.3 (文档近重复：MinHash/Jaccard 参考阈值 0.92，进入人工确认) / §4.5",
+		Hint:        "Compare the two texts; if they are versions of one document (revision, scan, OCR), give them one duplicate_family_id and one split.",
+	})
+	ruleLeakChunkExact = finding.Register(finding.Rule{
+		Code: "audit.leak-chunk-exact", Severity: finding.Error, Family: "audit",
+		Description: "No two chunks of documents in different splits have the same normalised text.",
+		Source:      "seed 003 §3.3 / §4.5",
+		Hint:        "Keep one main chunk and record the other as an alias of the same split (§3.3).",
+	})
+	ruleLeakChunkNear = finding.Register(finding.Rule{
+		Code: "audit.leak-chunk-near", Severity: finding.Warning, Family: "audit",
+		Description: "No two chunks of documents in different splits are near duplicates (MinHash Jaccard ≥ 0.95).",
+		Source:      "seed 003 §3.3 (切片近重复：参考阈值 0.95，保留主切片和来源别名)",
+		Hint:        "Check the two chunks; near-identical text on both sides of a split lets dev tuning see test evidence.",
+	})
+	ruleLeakFamily = finding.Register(finding.Rule{
+		Code: "audit.leak-family-split", Severity: finding.Error, Family: "audit",
+		Description: "All members of a duplicate_family_id (documents or questions) are in one split.",
+		Source:      "seed 003 §3.3 (同一重复族必须进入同一数据划分) / §4.5 (相同 DOI、报告号、扫描版、修订版和近重复文档必须在同一 split)",
+		Hint:        "Move the family's members into one split.",
+	})
+	ruleLeakGold = finding.Register(finding.Rule{
+		Code: "audit.leak-gold-in-corpus", Severity: finding.Error, Family: "audit",
+		Description: "No question together with its answer (both ≥ 8 characters) appears in one retrievable passage: the Q&A set was not written into the knowledge base.",
+		Source:      "seed 003 §4.5 (Gold 问答、参考答案、qrels 绝不能写进 RAG 知识库) / §4.6",
+		Hint:        "Remove the evaluation file from the corpus and re-index (the importer should allowlist corpus folders, §4.6).",
+	})
+	ruleLeakAnswer = finding.Register(finding.Rule{
+		Code: "audit.leak-answer-in-corpus", Severity: finding.Warning, Family: "audit",
+		Description: "A seed-003 reference answer (≥ 8 characters) does not appear verbatim in a retrievable passage outside the question's own gold evidence documents.",
+		Source:      "seed 003 §4.5 (参考答案绝不能写进 RAG 知识库)",
+		Hint:        "Check the passage: a copied answer (notes, FAQ, exported eval file) must leave the corpus; a genuine second source should become gold evidence.",
+	})
+)
+
+// leakPair is one pair shown side by side.
+type leakPair struct {
+	Kind       string // "question", "document", "chunk", "family", "gold"
+	Code       string
+	Sim        float64
+	Exact      bool
+	LeftID     string
+	LeftLoc    dataset.Loc
+	LeftSplit  string
+	LeftText   string
+	RightID    string
+	RightLoc   dataset.Loc
+	RightSplit string
+	RightText  string
+}
+
+var splitRank = map[string]int{"train": 0, "build": 0, "dev": 1, "test": 2}
+
+// later orders two splits: the split that should not contain the other's
+// text (test after dev after train); unknown names in byte order.
+func later(a, b string) bool {
+	ra, oka := splitRank[a]
+	rb, okb := splitRank[b]
+	if oka && okb {
+		return ra > rb
+	}
+	return a > b
+}
+
+func leakage(ds *dataset.Dataset, qs []query, ps []passage, opt Options) ([]leakPair, finding.List) {
+	var pairs []leakPair
+	var out finding.List
+	mh := newMinhasher(opt.MinHashes, opt.Seed)
+
+	// Questions copied across splits.
+	var qi []int
+	var qtexts []string
+	for i, q := range qs {
+		if q.Split != "" && strings.TrimSpace(q.Text) != "" {
+			qi = append(qi, i)
+			qtexts = append(qtexts, q.Text)
+		}
+	}
+	for _, p := range nearPairs(qtexts, opt.QuestionShingle, opt.QuestionNear, mh, func(i, j int) bool { return qs[qi[i]].Split != qs[qi[j]].Split }) {
+		a, b := qs[qi[p.I]], qs[qi[p.J]]
+		if later(a.Split, b.Split) {
+			a, b = b, a
+		}
+		how := fmt.Sprintf("a near copy (MinHash Jaccard ≈ %.2f)", p.Sim)
+		if p.Exact {
+			how = "an exact copy (same normalised text)"
+		}
+		out = append(out, ruleLeakQuestion.At(b.Loc.Path, b.Loc.Line, b.Pointer, "%s question %s is %s of %s question %s (%s)", b.Split, b.ID, how, a.Split, a.ID, locString(a.Loc)))
+		pairs = append(pairs, leakPair{Kind: "question", Code: ruleLeakQuestion.Code, Sim: p.Sim, Exact: p.Exact,
+			LeftID: a.ID, LeftLoc: a.Loc, LeftSplit: a.Split, LeftText: a.Text, RightID: b.ID, RightLoc: b.Loc, RightSplit: b.Split, RightText: b.Text})
+	}
+
+	// Documents across splits.
+	type drec struct {
+		id, split, family, text string
+		loc                     dataset.Loc
+	}
+	var docs []drec
+	docSplit := map[string]string{}
+	for _, r := range ds.Documents {
+		if !r.Typed {
+			continue
+		}
+		docSplit[r.V.DocID] = r.V.Split
+		if r.V.Text != nil && r.V.Split != "" {
+			docs = append(docs, drec{r.V.DocID, r.V.Split, r.V.DuplicateFamilyID, *r.V.Text, r.Loc})
+		}
+	}
+	dtexts := make([]string, len(docs))
+	for i, d := range docs {
+		dtexts[i] = d.text
+	}
+	reportedDocs := map[[2]string]bool{}
+	for _, p := range nearPairs(dtexts, opt.DocShingle, opt.DocNear, mh, func(i, j int) bool { return docs[i].split != docs[j].split }) {
+		a, b := docs[p.I], docs[p.J]
+		if later(a.split, b.split) {
+			a, b = b, a
+		}
+		rule, how := ruleLeakDocNear, fmt.Sprintf("a near duplicate (MinHash Jaccard ≈ %.2f ≥ %.2f)", p.Sim, opt.DocNear)
+		if p.Exact {
+			rule, how = ruleLeakDocExact, "an exact duplicate (same normalised text)"
+		}
+		reportedDocs[[2]string{a.id, b.id}] = true
+		reportedDocs[[2]string{b.id, a.id}] = true
+		out = append(out, rule.At(b.loc.Path, b.loc.Line, "/text", "%s document %s is %s of %s document %s (%s)", b.split, b.id, how, a.split, a.id, locString(a.loc)))
+		pairs = append(pairs, leakPair{Kind: "document", Code: rule.Code, Sim: p.Sim, Exact: p.Exact,
+			LeftID: a.id, LeftLoc: a.loc, LeftSplit: a.split, LeftText: a.text, RightID: b.id, RightLoc: b.loc, RightSplit: b.split, RightText: b.text})
+	}
+
+	// Chunks across splits (split of the chunk's document); pairs inside an
+	// already reported document pair are not repeated.
+	type crec struct {
+		id, doc, split, text string
+		loc                  dataset.Loc
+	}
+	var chunks []crec
+	for _, r := range ds.Chunks {
+		if !r.Typed || strings.TrimSpace(r.V.Text) == "" {
+			continue
+		}
+		if s := docSplit[r.V.DocID]; s != "" {
+			chunks = append(chunks, crec{r.V.ChunkID, r.V.DocID, s, r.V.Text, r.Loc})
+		}
+	}
+	ctexts := make([]string, len(chunks))
+	for i, c := range chunks {
+		ctexts[i] = c.text
+	}
+	for _, p := range nearPairs(ctexts, opt.DocShingle, opt.ChunkNear, mh, func(i, j int) bool {
+		return chunks[i].split != chunks[j].split && !reportedDocs[[2]string{chunks[i].doc, chunks[j].doc}]
+	}) {
+		a, b := chunks[p.I], chunks[p.J]
+		if later(a.split, b.split) {
+			a, b = b, a
+		}
+		rule, how := ruleLeakChunkNear, fmt.Sprintf("a near duplicate (MinHash Jaccard ≈ %.2f ≥ %.2f)", p.Sim, opt.ChunkNear)
+		if p.Exact {
+			rule, how = ruleLeakChunkExact, "an exact duplicate (same normalised text)"
+		}
+		out = append(out, rule.At(b.loc.Path, b.loc.Line, "/text", "chunk %s (%s, %s) is %s of chunk %s (%s, %s)", b.id, b.doc, b.split, how, a.id, a.doc, a.split))
+		pairs = append(pairs, leakPair{Kind: "chunk", Code: rule.Code, Sim: p.Sim, Exact: p.Exact,
+			LeftID: a.id, LeftLoc: a.loc, LeftSplit: a.split, LeftText: a.text, RightID: b.id, RightLoc: b.loc, RightSplit: b.split, RightText: b.text})
+	}
+
+	// Duplicate families across splits (documents and seed-003 questions).
+	type member struct {
+		kind, id, split, text string
+		loc                   dataset.Loc
+		pointer               string
+	}
+	fams := map[string][]member{}
+	var famOrder []string
+	addMember := func(fam string, m member) {
+		if fam == "" || m.split == "" {
+			return
+		}
+		if _, ok := fams[fam]; !ok {
+			famOrder = append(famOrder, fam)
+		}
+		fams[fam] = append(fams[fam], m)
+	}
+	for _, r := range ds.Documents {
+		if r.Typed {
+			t := ""
+			if r.V.Text != nil {
+				t = *r.V.Text
+			}
+			if t == "" {
+				t = r.V.Title
+			}
+			addMember("doc:"+r.V.DuplicateFamilyID, member{"document", r.V.DocID, r.V.Split, t, r.Loc, "/duplicate_family_id"})
+		}
+	}
+	for _, q := range qs {
+		if q.Family != "" {
+			addMember("q:"+q.Family, member{"question", q.ID, q.Split, q.Text, q.Loc, "/duplicate_family_id"})
+		}
+	}
+	for _, key := range famOrder {
+		if strings.HasSuffix(key, ":") {
+			continue
+		}
+		ms := fams[key]
+		first := ms[0]
+		for _, m := range ms[1:] {
+			if m.split == first.split {
+				continue
+			}
+			a, b := first, m
+			if later(a.split, b.split) {
+				a, b = b, a
+			}
+			fam := key[strings.Index(key, ":")+1:]
+			out = append(out, ruleLeakFamily.At(m.loc.Path, m.loc.Line, m.pointer, "duplicate family %s: %s %s is in %s but %s %s is in %s", fam, m.kind, m.id, m.split, first.kind, first.id, first.split))
+			pairs = append(pairs, leakPair{Kind: "family " + fam, Code: ruleLeakFamily.Code, Sim: 1,
+				LeftID: a.id, LeftLoc: a.loc, LeftSplit: a.split, LeftText: a.text, RightID: b.id, RightLoc: b.loc, RightSplit: b.split, RightText: b.text})
+		}
+	}
+
+	// Gold in the corpus (§4.5).
+	pkeys := make([]string, len(ps))
+	for i, p := range ps {
+		pkeys[i] = string(bare(p.Text, false))
+	}
+	for _, q := range qs {
+		if q.Refuse || isRefusal(q.Answer, opt.RefusalPhrases) {
+			continue
+		}
+		qk, ak := string(bare(q.Text, false)), string(bare(q.Answer, false))
+		longQ, longA := len([]rune(qk)) >= opt.MinLeakChars, len([]rune(ak)) >= opt.MinLeakChars
+		if !longA {
+			continue
+		}
+		for i, p := range ps {
+			if !strings.Contains(pkeys[i], ak) {
+				continue
+			}
+			switch {
+			case longQ && strings.Contains(pkeys[i], qk):
+				out = append(out, ruleLeakGold.At(q.Loc.Path, q.Loc.Line, q.Pointer, "question %s and its answer both appear in passage %s (%s)", q.ID, p.ID, locString(p.Loc)))
+			case q.Format == model.FormatRAGQuestion && !q.GoldDocs[p.Doc]:
+				out = append(out, ruleLeakAnswer.At(q.Loc.Path, q.Loc.Line, "/reference_answer", "reference answer of %s appears verbatim in passage %s (%s) outside its gold documents", q.ID, p.ID, locString(p.Loc)))
+			default:
+				continue // v2 answers are clause text by design; a RAG answer in its own gold document is evidence
+			}
+			pairs = append(pairs, leakPair{Kind: "gold", Code: out[len(out)-1].Code, Sim: 1, Exact: true,
+				LeftID: q.ID, LeftLoc: q.Loc, LeftSplit: q.Split, LeftText: q.Text + " → " + q.Answer,
+				RightID: p.ID, RightLoc: p.Loc, RightSplit: docSplit[p.Doc], RightText: p.Text})
+		}
+	}
+	sort.SliceStable(pairs, func(i, j int) bool { return pairs[i].Kind < pairs[j].Kind })
+	return pairs, out
+}

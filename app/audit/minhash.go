@@ -1,0 +1,173 @@
+package audit
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"hash/fnv"
+	"sort"
+)
+
+// Near-duplicate detection (seed 003 §3.3): MinHash signatures over
+// character shingles estimate the Jaccard similarity of two texts' shingle
+// sets,
+//
+//	J(A, B) = |A ∩ B| / |A ∪ B|  ≈  (1/k) · #{i : min h_i(A) = min h_i(B)}
+//
+// with k hash functions h_i(x) = splitmix64(fnv64a(x) ⊕ s_i), the seeds s_i
+// drawn from a splitmix64 stream started at Options.Seed, so the same input
+// gives the same pairs on every run. The standard error of the estimate is
+// √(J(1−J)/k) (≈ 0.027 at J = 0.9 with k = 128). Candidate pairs come from
+// LSH banding (bands of minhashRows rows); a pair is reported when its
+// estimate reaches the threshold. Exact duplicates are found separately by
+// SHA-256 of the bare text (width folded, whitespace and punctuation removed).
+
+const minhashRows = 4
+
+func splitmix64(x uint64) uint64 {
+	x += 0x9E3779B97F4A7C15
+	x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9
+	x = (x ^ (x >> 27)) * 0x94D049BB133111EB
+	return x ^ (x >> 31)
+}
+
+type minhasher struct {
+	k     int
+	seeds []uint64
+}
+
+func newMinhasher(k int, seed uint64) *minhasher {
+	if k < minhashRows {
+		k = minhashRows
+	}
+	k -= k % minhashRows
+	m := &minhasher{k: k, seeds: make([]uint64, k)}
+	s := seed
+	for i := range m.seeds {
+		s = splitmix64(s)
+		m.seeds[i] = s
+	}
+	return m
+}
+
+// signature returns the MinHash signature of the text's shingles of size
+// shingle, or nil for a text with no characters.
+func (m *minhasher) signature(text string, shingle int) []uint64 {
+	grams := ngrams(bare(text, false), shingle)
+	if len(grams) == 0 {
+		return nil
+	}
+	sig := make([]uint64, m.k)
+	for i := range sig {
+		sig[i] = ^uint64(0)
+	}
+	for g := range grams {
+		h := fnv.New64a()
+		h.Write([]byte(g))
+		x := h.Sum64()
+		for i, s := range m.seeds {
+			if v := splitmix64(x ^ s); v < sig[i] {
+				sig[i] = v
+			}
+		}
+	}
+	return sig
+}
+
+func estimate(a, b []uint64) float64 {
+	if len(a) == 0 || len(a) != len(b) {
+		return 0
+	}
+	eq := 0
+	for i := range a {
+		if a[i] == b[i] {
+			eq++
+		}
+	}
+	return float64(eq) / float64(len(a))
+}
+
+// exactKey is the SHA-256 (hex) of the bare text: seed 003 §3.3's exact
+// duplicate test on normalised text.
+func exactKey(text string) string {
+	sum := sha256.Sum256([]byte(string(bare(text, false))))
+	return hex.EncodeToString(sum[:])
+}
+
+// simPair is a pair of records (indices into the caller's slice, i < j) and
+// their similarity; Exact marks identical bare text.
+type simPair struct {
+	I, J  int
+	Sim   float64
+	Exact bool
+}
+
+// nearPairs returns every pair (i < j) with identical bare text or with an
+// estimated Jaccard ≥ threshold, for which keep(i, j) is true, ordered by i
+// then j. Texts without characters never pair.
+func nearPairs(texts []string, shingle int, threshold float64, m *minhasher, keep func(i, j int) bool) []simPair {
+	seen := map[[2]int]bool{}
+	var out []simPair
+	add := func(i, j int, sim float64, exact bool) {
+		if i > j {
+			i, j = j, i
+		}
+		k := [2]int{i, j}
+		if seen[k] || !keep(i, j) {
+			return
+		}
+		seen[k] = true
+		out = append(out, simPair{I: i, J: j, Sim: sim, Exact: exact})
+	}
+	// Exact duplicates first, so that an exact pair is reported as exact.
+	byKey := map[string][]int{}
+	for i, t := range texts {
+		if len(bare(t, false)) == 0 {
+			continue
+		}
+		k := exactKey(t)
+		byKey[k] = append(byKey[k], i)
+	}
+	for _, idx := range byKey {
+		for a := 0; a < len(idx); a++ {
+			for b := a + 1; b < len(idx); b++ {
+				add(idx[a], idx[b], 1, true)
+			}
+		}
+	}
+	sigs := make([][]uint64, len(texts))
+	for i, t := range texts {
+		sigs[i] = m.signature(t, shingle)
+	}
+	bands := m.k / minhashRows
+	for b := 0; b < bands; b++ {
+		buckets := map[[minhashRows]uint64][]int{}
+		for i, s := range sigs {
+			if s == nil {
+				continue
+			}
+			var key [minhashRows]uint64
+			copy(key[:], s[b*minhashRows:(b+1)*minhashRows])
+			buckets[key] = append(buckets[key], i)
+		}
+		for _, idx := range buckets {
+			for a := 0; a < len(idx); a++ {
+				for c := a + 1; c < len(idx); c++ {
+					i, j := idx[a], idx[c]
+					if seen[[2]int{i, j}] {
+						continue
+					}
+					if e := estimate(sigs[i], sigs[j]); e >= threshold {
+						add(i, j, e, false)
+					}
+				}
+			}
+		}
+	}
+	sort.Slice(out, func(a, b int) bool {
+		if out[a].I != out[b].I {
+			return out[a].I < out[b].I
+		}
+		return out[a].J < out[b].J
+	})
+	return out
+}

@@ -1,0 +1,159 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+
+	"eval752/app/audit"
+	"eval752/app/dataset"
+	"eval752/app/finding"
+	"eval752/app/report"
+)
+
+func init() {
+	Register(Command{Name: "audit", Summary: "set-design audit: seed 002 gates, refusal audit, leakage, coverage", Run: runAudit})
+}
+
+// AuditOutput is the JSON document `audit --json` prints.
+type AuditOutput struct {
+	Report   *report.Report `json:"report,omitempty"` // absent in draft mode
+	Findings finding.List   `json:"findings"`
+	Counts   finding.Counts `json:"counts"`
+}
+
+func runAudit(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("audit", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	asJSON := fs.Bool("json", false, "print one JSON object {report, findings, counts}")
+	asMD := fs.Bool("md", false, "print the report as Markdown, then the findings")
+	asCSV := fs.Bool("csv", false, "print the report's tables as long-format CSV (findings go to stderr)")
+	draft := fs.Bool("draft", false, "draft mode (seed 002 validate.py --draft): check only the questions of --category")
+	category := fs.String("category", "", "category of the draft: direct, conditional, cross or refuse (implies --draft)")
+	draftTarget := fs.Int("draft-target", 0, "expected number of questions in the draft (0: do not check the count)")
+	threshold := fs.Float64("refusal-threshold", 0, "TF-IDF cosine at or above which a refuse question is flagged (default 0.27)")
+	bound := fs.Float64("concentration", 0, "largest share of citations one document may supply (default 0.5)")
+	fs.Usage = func() {
+		fmt.Fprintf(stderr, "usage: eval752 audit [--json|--md|--csv] [--draft] [--category C] PATH...\n\n"+
+			"Audits a test set's design: seed 002's gates (quotas, provenance, verbatim answers, clause reuse,\n"+
+			"splits, coverage, concentration), the refusal audit (closest corpus passage of every refuse question),\n"+
+			"leakage across splits and coverage tables. Findings print as  path:line: severity code: message.\n"+
+			"Exit status: 0 no errors, 1 errors found, 2 cannot run.\n\n")
+		fs.PrintDefaults()
+	}
+	paths, err := parseInterleaved(fs, args)
+	if err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return ExitOK
+		}
+		return ExitCantRun
+	}
+	if len(paths) == 0 {
+		fs.Usage()
+		return ExitCantRun
+	}
+	n := 0
+	for _, b := range []bool{*asJSON, *asMD, *asCSV} {
+		if b {
+			n++
+		}
+	}
+	if n > 1 {
+		return cantRun(stderr, "audit", errors.New("choose one of --json, --md, --csv"))
+	}
+	if *category != "" {
+		*draft = true
+	}
+	if *draft && !knownAuditCategory(*category) {
+		return cantRun(stderr, "audit", fmt.Errorf("--draft needs --category, one of %s", strings.Join(audit.Categories, ", ")))
+	}
+	opt := audit.DefaultOptions()
+	opt.DraftTarget = *draftTarget
+	if *threshold != 0 {
+		opt.RefusalThreshold = *threshold
+	}
+	if *bound != 0 {
+		opt.ConcentrationBound = *bound
+	}
+
+	inputs, closeAll, err := openInputs(paths, "")
+	if err != nil {
+		return cantRun(stderr, "audit", err)
+	}
+	defer closeAll()
+	ds, err := dataset.Load(ctx, inputs, dataset.Options{Limits: dataset.DefaultLimits()})
+	if err != nil {
+		return cantRun(stderr, "audit", err)
+	}
+
+	var rep *report.Report
+	var findings finding.List
+	findings = append(findings, ds.Findings...)
+	if *draft {
+		findings = append(findings, audit.Draft(ds, *category, opt)...)
+	} else {
+		var af finding.List
+		rep, af = audit.Audit(ds, opt)
+		findings = append(findings, af...)
+	}
+	findings = findings.Normalize()
+	if findings == nil {
+		findings = finding.List{}
+	}
+	counts := findings.Counts()
+
+	switch {
+	case *asJSON:
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		enc.SetEscapeHTML(false)
+		if err := enc.Encode(AuditOutput{Report: rep, Findings: findings, Counts: counts}); err != nil {
+			return cantRun(stderr, "audit", err)
+		}
+	case *asCSV && rep != nil:
+		if err := rep.WriteCSV(stdout); err != nil {
+			return cantRun(stderr, "audit", err)
+		}
+		writeFindings(stderr, findings)
+		summary(stderr, counts)
+	case *asMD && rep != nil:
+		if err := rep.WriteMarkdown(stdout); err != nil {
+			return cantRun(stderr, "audit", err)
+		}
+		fmt.Fprintf(stdout, "## Findings\n\n")
+		for _, f := range findings {
+			fmt.Fprintf(stdout, "* `%s:%d` %s **%s**: %s\n", f.Path, f.Line, f.Severity, f.Code, strings.ReplaceAll(f.Message, "\n", " "))
+		}
+		fmt.Fprintf(stdout, "\n%d error(s), %d warning(s), %d info\n", counts.Error, counts.Warning, counts.Info)
+	default:
+		if rep != nil {
+			if err := rep.WriteText(stdout); err != nil {
+				return cantRun(stderr, "audit", err)
+			}
+			fmt.Fprintln(stdout)
+		}
+		writeFindings(stdout, findings)
+		summary(stdout, counts)
+	}
+	if counts.Error > 0 {
+		return ExitErrors
+	}
+	return ExitOK
+}
+
+func summary(w io.Writer, c finding.Counts) {
+	fmt.Fprintf(w, "%d error(s), %d warning(s), %d info\n", c.Error, c.Warning, c.Info)
+}
+
+func knownAuditCategory(c string) bool {
+	for _, k := range audit.Categories {
+		if c == k {
+			return true
+		}
+	}
+	return false
+}

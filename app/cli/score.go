@@ -1,0 +1,239 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+
+	"eval752/app/dataset"
+	"eval752/app/itemscore"
+	"eval752/app/model"
+	"eval752/app/report"
+	"eval752/app/score"
+)
+
+func init() {
+	Register(Command{Name: "score", Summary: "score runs: per-stratum figures with n/denominator, 95% CIs and thresholds", Run: runScore})
+	Register(Command{Name: "compare", Summary: "paired comparison of two runs (paired bootstrap, McNemar)", Run: runCompare})
+}
+
+// parseScoreArgs parses flags that may appear before, between or after
+// the positional arguments ("score a.jsonl --json b.jsonl"); everything
+// after "--" is positional.
+func parseScoreArgs(fs *flag.FlagSet, args []string) ([]string, error) {
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, err
+		}
+		rest := fs.Args()
+		if len(rest) == 0 {
+			return pos, nil
+		}
+		if consumed := len(args) - len(rest); consumed > 0 && args[consumed-1] == "--" {
+			return append(pos, rest...), nil
+		}
+		pos = append(pos, rest[0])
+		args = rest[1:]
+	}
+}
+
+// scoreFlags are the flags score and compare share.
+type scoreFlags struct {
+	json, md, csv bool
+	seed          int64
+	bootstrap     int
+	runs          multiFlag
+}
+
+func (f *scoreFlags) register(fs *flag.FlagSet, csv, runs bool) {
+	fs.BoolVar(&f.json, "json", false, "print the report as JSON (with per-item details)")
+	fs.BoolVar(&f.md, "md", false, "print the report as Markdown")
+	if csv {
+		fs.BoolVar(&f.csv, "csv", false, "print every table as long-format CSV")
+	}
+	fs.Int64Var(&f.seed, "seed", score.DefaultOptions().Seed, "seed of the bootstrap resampling")
+	fs.IntVar(&f.bootstrap, "bootstrap", score.DefaultOptions().Bootstrap, "number of bootstrap resamples over items")
+	if runs {
+		fs.Var(&f.runs, "run", "score only this run (repeatable; default: every run)")
+	}
+}
+
+func (f *scoreFlags) check() error {
+	n := 0
+	for _, b := range []bool{f.json, f.md, f.csv} {
+		if b {
+			n++
+		}
+	}
+	if n > 1 {
+		return errors.New("choose one of --json, --md, --csv")
+	}
+	if f.bootstrap < 1 {
+		return fmt.Errorf("--bootstrap must be at least 1, got %d", f.bootstrap)
+	}
+	return nil
+}
+
+func (f *scoreFlags) options() score.Options {
+	o := score.DefaultOptions()
+	o.Seed = f.seed
+	o.Bootstrap = f.bootstrap
+	o.Runs = slices.Clone(f.runs)
+	return o
+}
+
+func (f *scoreFlags) write(w io.Writer, r *report.Report) error {
+	switch {
+	case f.json:
+		return r.WriteJSON(w)
+	case f.md:
+		return r.WriteMarkdown(w)
+	case f.csv:
+		return r.WriteCSV(w)
+	}
+	return r.WriteText(w)
+}
+
+// loadSet reads the paths and scores every item of the given runs (nil =
+// all). A load that produced error findings still scores what it read, with
+// a one-line warning on stderr (validate shows the findings).
+func loadSet(ctx context.Context, cmd string, paths, runs []string, stderr io.Writer) (*itemscore.Set, *dataset.Dataset, error) {
+	inputs, closeAll, err := openInputs(paths, model.FormatUnknown)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer closeAll()
+	ds, err := dataset.Load(ctx, inputs, dataset.Options{Limits: dataset.DefaultLimits()})
+	if err != nil {
+		return nil, nil, err
+	}
+	if n := ds.Findings.Counts().Error; n > 0 {
+		fmt.Fprintf(stderr, "eval752 %s: warning: the inputs have %d error finding(s); figures rest on the records that could be read (run 'eval752 validate' for details)\n", cmd, n)
+	}
+	iopt := itemscore.DefaultOptions()
+	iopt.Runs = slices.Clone(runs)
+	set, err := itemscore.Score(ds, iopt)
+	if err != nil {
+		return nil, nil, err
+	}
+	return set, ds, nil
+}
+
+func runNames(set *itemscore.Set) []string {
+	var out []string
+	for _, r := range set.Runs {
+		out = append(out, r.Run)
+	}
+	return out
+}
+
+// listRuns names the runs found, for an error message.
+func listRuns(set *itemscore.Set) string {
+	if len(set.Runs) == 0 {
+		return " (no matching run results found)"
+	}
+	return " (runs: " + strings.Join(runNames(set), ", ") + ")"
+}
+
+func inputsOf(ds *dataset.Dataset) []dataset.InputInfo {
+	if ds.Inputs == nil {
+		return []dataset.InputInfo{}
+	}
+	return ds.Inputs
+}
+
+func runScore(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("score", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var f scoreFlags
+	f.register(fs, true, true)
+	fs.Usage = func() {
+		fmt.Fprintf(stderr, "usage: eval752 score [--json|--md|--csv] [--seed N] [--bootstrap N] [--run NAME]... PATH...\n\n"+
+			"Scores every run in the inputs (bundles, sets, results, predictions) and prints, per run and\n"+
+			"stratum (split, modality, type, difficulty, source), each metric with n/denominator, a 95%%\n"+
+			"percentile bootstrap CI and the seeds' pass/fail thresholds, plus missing items, the gold\n"+
+			"resolution table and the input sha256s.\n"+
+			"Exit status: 0 report printed, 2 cannot run.\n\n")
+		fs.PrintDefaults()
+	}
+	paths, err := parseScoreArgs(fs, args)
+	if err != nil {
+		if err == flag.ErrHelp {
+			return ExitOK
+		}
+		return ExitCantRun
+	}
+	if err := f.check(); err != nil {
+		return cantRun(stderr, "score", err)
+	}
+	if len(paths) == 0 {
+		fs.Usage()
+		return ExitCantRun
+	}
+	set, ds, err := loadSet(ctx, "score", paths, f.runs, stderr)
+	if err != nil {
+		return cantRun(stderr, "score", err)
+	}
+	for _, want := range f.runs {
+		if !slices.Contains(runNames(set), want) {
+			return cantRun(stderr, "score", fmt.Errorf("no run named %q in the inputs%s", want, listRuns(set)))
+		}
+	}
+	if len(set.Runs) == 0 {
+		fmt.Fprintf(stderr, "eval752 score: warning: no run results found in the inputs (results.jsonl, predictions.jsonl); every unit is reported without figures\n")
+	}
+	rep := score.Score(set, f.options())
+	rep.Inputs = inputsOf(ds)
+	if err := f.write(stdout, rep); err != nil {
+		return cantRun(stderr, "score", err)
+	}
+	return ExitOK
+}
+
+func runCompare(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("compare", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var f scoreFlags
+	f.register(fs, false, false)
+	fs.Usage = func() {
+		fmt.Fprintf(stderr, "usage: eval752 compare [--json|--md] [--seed N] [--bootstrap N] RUN_A RUN_B PATH...\n\n"+
+			"Paired comparison of two runs on the same items: each metric's difference B − A with its\n"+
+			"paired bootstrap CI, win/tie/loss, McNemar's test for binary metrics (exact when b + c < 25),\n"+
+			"and the items where the runs disagree. \"~\" marks a difference that is not significant.\n"+
+			"Exit status: 0 report printed, 2 cannot run.\n\n")
+		fs.PrintDefaults()
+	}
+	pos, err := parseScoreArgs(fs, args)
+	if err != nil {
+		if err == flag.ErrHelp {
+			return ExitOK
+		}
+		return ExitCantRun
+	}
+	if err := f.check(); err != nil {
+		return cantRun(stderr, "compare", err)
+	}
+	if len(pos) < 3 {
+		fs.Usage()
+		return ExitCantRun
+	}
+	runA, runB, paths := pos[0], pos[1], pos[2:]
+	set, ds, err := loadSet(ctx, "compare", paths, []string{runA, runB}, stderr)
+	if err != nil {
+		return cantRun(stderr, "compare", err)
+	}
+	rep, err := score.Compare(set, runA, runB, f.options())
+	if err != nil {
+		return cantRun(stderr, "compare", fmt.Errorf("%v%s", err, listRuns(set)))
+	}
+	rep.Inputs = inputsOf(ds)
+	if err := f.write(stdout, rep); err != nil {
+		return cantRun(stderr, "compare", err)
+	}
+	return ExitOK
+}

@@ -1,0 +1,109 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+
+	"eval752/app/engine"
+	"eval752/app/finding"
+)
+
+func init() {
+	Register(Command{Name: "validate", Summary: "check bundles and sets; print located findings", Run: runValidate})
+}
+
+// validateInput is one input line of `validate --json` (the CLI contract:
+// path, format, sha256, lines).
+type validateInput struct {
+	Path   string `json:"path"`
+	Format string `json:"format"`
+	SHA256 string `json:"sha256"`
+	Lines  int    `json:"lines"`
+}
+
+// ValidateOutput is the JSON document `validate --json` prints.
+type ValidateOutput struct {
+	Inputs   []validateInput `json:"inputs"`
+	Findings finding.List    `json:"findings"`
+	Counts   finding.Counts  `json:"counts"`
+}
+
+func runValidate(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("validate", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	asJSON := fs.Bool("json", false, "print one JSON object {inputs, findings, counts}")
+	format := fs.String("format", "", "force the format of every PATH (default: detect from content)")
+	fs.Usage = func() {
+		fmt.Fprintf(stderr, "usage: eval752 validate [--json] [--format F] PATH...\n\n"+
+			"Checks .eval752.zip bundles and JSONL/JSON/YAML/TREC files and prints one line per finding:\n"+
+			"  path:line: severity code: message\n"+
+			"Exit status: 0 no errors, 1 errors found, 2 cannot run.\n\n")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		if err == flag.ErrHelp {
+			return ExitOK
+		}
+		return ExitCantRun
+	}
+	if fs.NArg() == 0 {
+		fs.Usage()
+		return ExitCantRun
+	}
+	f, err := parseFormat(*format)
+	if err != nil {
+		return cantRun(stderr, "validate", err)
+	}
+	inputs, closeAll, err := openInputs(fs.Args(), f)
+	if err != nil {
+		return cantRun(stderr, "validate", err)
+	}
+	defer closeAll()
+	ds, findings, err := engine.Validate(ctx, inputs, engine.DefaultOptions(), nil)
+	if err != nil {
+		return cantRun(stderr, "validate", err)
+	}
+	if findings == nil {
+		findings = finding.List{}
+	}
+	counts := findings.Counts()
+	if *asJSON {
+		out := ValidateOutput{Inputs: []validateInput{}, Findings: findings, Counts: counts}
+		for _, in := range ds.Inputs {
+			out.Inputs = append(out.Inputs, validateInput{Path: in.Path, Format: string(in.Format), SHA256: in.SHA256, Lines: in.Lines})
+		}
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		enc.SetEscapeHTML(false)
+		if err := enc.Encode(out); err != nil {
+			return cantRun(stderr, "validate", err)
+		}
+	} else {
+		writeFindings(stdout, findings)
+		fmt.Fprintf(stdout, "%d error(s), %d warning(s), %d info in %d file(s)\n", counts.Error, counts.Warning, counts.Info, len(ds.Inputs))
+		for _, pc := range findings.PerCode() {
+			fmt.Fprintf(stdout, "  %-40s %-7s %d\n", pc.Code, pc.Severity, pc.Count)
+		}
+	}
+	if counts.Error > 0 {
+		return ExitErrors
+	}
+	return ExitOK
+}
+
+// writeFindings prints findings as "path:line: severity code: message", with
+// the JSON pointer and the hint on indented lines below.
+func writeFindings(w io.Writer, l finding.List) {
+	for _, f := range l {
+		fmt.Fprintf(w, "%s:%d: %s %s: %s\n", f.Path, f.Line, f.Severity, f.Code, f.Message)
+		if f.Pointer != "" {
+			fmt.Fprintf(w, "    at %s\n", f.Pointer)
+		}
+		if f.Hint != "" {
+			fmt.Fprintf(w, "    hint: %s\n", f.Hint)
+		}
+	}
+}

@@ -1,0 +1,304 @@
+package dataset
+
+import (
+	"archive/zip"
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"os"
+	"strings"
+	"testing"
+
+	"eval752/app/model"
+)
+
+type zent struct{ name, body string }
+
+func zipOf(t *testing.T, es ...zent) []byte {
+	t.Helper()
+	var buf bytes.Buffer
+	w := zip.NewWriter(&buf)
+	for _, e := range es {
+		fw, err := w.Create(e.name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fw.Write([]byte(e.body))
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+func seedFile(t *testing.T, name string) string {
+	t.Helper()
+	b, err := os.ReadFile("testdata/seed/" + name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+func hexSHA(s string) string { h := sha256.Sum256([]byte(s)); return hex.EncodeToString(h[:]) }
+
+// TestSeed004OnlyBundle: a bundle with exactly what seed 004 lists
+// (manifest.json, meta.json, sections/*.jsonl, assets/) loads with no finding.
+func TestSeed004OnlyBundle(t *testing.T) {
+	items := seedFile(t, "items.jsonl")
+	photo := "\xff\xd8\xff\xe0 not really a jpeg"
+	b := zipOf(t,
+		zent{"manifest.json", `{"format_version": 1, "kind": "dataset"}`},
+		zent{"meta.json", `{"name": "geo", "description": "demo", "version_hash": "sha256:0000000000000000000000000000000000000000000000000000000000000000"}`},
+		zent{"sections/section-1.jsonl", items},
+		zent{"sections/section-2.jsonl", items},
+		zent{"assets/photo-001.jpg", photo},
+	)
+	ds := load(t, memInput("bundle.eval752.zip", b))
+	if len(ds.Findings) != 0 {
+		t.Fatalf("findings: %q", codes(ds.Findings))
+	}
+	if len(ds.Items) != 4 || len(ds.Bundles) != 1 {
+		t.Fatalf("items %d bundles %d", len(ds.Items), len(ds.Bundles))
+	}
+	bd := ds.Bundles[0]
+	if bd.Manifest == nil || bd.Meta == nil || bd.Meta.V.Name != "geo" || bd.RunConfig != nil {
+		t.Errorf("companions: %+v %+v", bd.Manifest, bd.Meta)
+	}
+	if len(bd.Assets) != 1 || bd.Assets[0].Path != "assets/photo-001.jpg" || bd.Assets[0].Full != "bundle.eval752.zip!assets/photo-001.jpg" || bd.Assets[0].Size != int64(len(photo)) {
+		t.Errorf("assets %+v", bd.Assets)
+	}
+	if got := strings.Join(bd.Sections, ","); got != "bundle.eval752.zip!sections/section-1.jsonl,bundle.eval752.zip!sections/section-2.jsonl" {
+		t.Errorf("sections %s", got)
+	}
+	if len(bd.SHA256) != 5 || bd.SHA256["assets/photo-001.jpg"] != hexSHA(photo) || bd.SHA256["sections/section-1.jsonl"] != hexSHA(items) {
+		t.Errorf("sha256 %v", bd.SHA256)
+	}
+	if ds.Items[2].Path != "bundle.eval752.zip!sections/section-2.jsonl" || ds.Items[2].Line != 1 || !ds.Items[2].Typed || ds.Items[2].V.ID != "q-001" {
+		t.Errorf("item loc %+v", ds.Items[2])
+	}
+	for _, f := range []model.Format{model.FormatBundle, model.FormatManifest, model.FormatMeta, model.FormatItem} {
+		if !ds.Has[f] {
+			t.Errorf("Has[%s] missing", f)
+		}
+	}
+	// Inputs: the bundle + manifest + meta + 2 sections (assets are not parsed)
+	if len(ds.Inputs) != 5 || ds.Inputs[0].Format != model.FormatBundle || ds.Inputs[0].SHA256 != hexSHA(string(b)) {
+		t.Errorf("inputs %+v", ds.Inputs)
+	}
+	for _, in := range ds.Inputs[1:] {
+		if in.Path == "bundle.eval752.zip!sections/section-1.jsonl" && (in.Lines != 2 || in.Format != model.FormatItem || in.SHA256 != hexSHA(items)) {
+			t.Errorf("section info %+v", in)
+		}
+	}
+}
+
+// TestFullBundle: the optional corpus/ and runs/ folders, results, run
+// config, checkers, a manifest that forces a section's format.
+func TestFullBundle(t *testing.T) {
+	b := zipOf(t,
+		zent{"manifest.json", `{"format_version": 1, "kind": "dataset", "files": [{"path": "sections/rag.jsonl", "format": "rag.question"}]}`},
+		zent{"meta.json", `{"name": "all", "owner": "team-x"}`},
+		zent{"run_config.json", `{"runs": [{"name": "dense"}], "refusal_phrases": ["资料中没有相关信息"]}`},
+		zent{"results.jsonl", `{"run": "dense", "item_id": "q-001", "response": "巴黎"}` + "\n"},
+		zent{"sections/b2.jsonl", seedFile(t, "b2.jsonl")},
+		// content that alone would be detected as a RAG prediction (qid only); the manifest forces rag.question
+		zent{"sections/rag.jsonl", `{"qid": "q9", "query": "x", "answerable": false, "gold_evidence_groups": []}` + "\n"},
+		zent{"corpus/manifest.jsonl", `{"source_id": "mmlongbench:PH_2016.06.08_Economy-Final.pdf", "dataset": "yubo2333/MMLongBench-Doc", "revision": "2ff6aa...", "path": "docs/PH.pdf", "sha256": "` + strings.Repeat("ab", 32) + `"}` + "\n"},
+		zent{"corpus/sources.jsonl", `{"dataset": "yubo2333/MMLongBench-Doc", "annotation_source": "MMLongBench-Doc authors (human)"}` + "\n"},
+		zent{"corpus/documents.jsonl", seedFile(t, "documents.jsonl")},
+		zent{"corpus/index.json", `[{"doc": "law", "clause": "第一条", "text": "为了加强安全生产工作"}, {"doc": "law", "clause": "第二条", "text": "t"}]`},
+		zent{"corpus/docs/PH.pdf", "%PDF-1.4 raw"},
+		zent{"runs/dense/predictions.jsonl", seedFile(t, "predictions.jsonl")},
+		zent{"runs/dense/config.yaml", seedFile(t, "config.yaml")},
+		zent{"runs/dense/qrels.tsv", seedFile(t, "qrels.tsv")},
+		zent{"runs/bm25/run.trec", seedFile(t, "run.trec")},
+		zent{"checkers/check.py", "print('ok')\n"},
+		zent{"notes.txt", "stray"},
+	)
+	ds := load(t, memInput("all.eval752.zip", b))
+	var got []string
+	for _, f := range ds.Findings {
+		got = append(got, f.Code+"@"+f.Path)
+	}
+	if strings.Join(got, ",") != "zip.unknown-entry@all.eval752.zip!notes.txt" {
+		t.Errorf("findings %v", codes(ds.Findings))
+	}
+	counts := map[string]int{
+		"results": len(ds.Results), "b2": len(ds.B2), "rag": len(ds.RAG), "corpus": len(ds.Corpus), "sources": len(ds.Sources),
+		"documents": len(ds.Documents), "clauses": len(ds.Clauses), "preds": len(ds.Preds), "configs": len(ds.Configs),
+		"qrels": len(ds.Qrels), "runs": len(ds.Runs), "preds-typed": 0,
+	}
+	want := map[string]int{"results": 1, "b2": 1, "rag": 1, "corpus": 1, "sources": 1, "documents": 1, "clauses": 2, "preds": 1, "configs": 1, "qrels": 1, "runs": 1, "preds-typed": 0}
+	for k, v := range want {
+		if counts[k] != v {
+			t.Errorf("%s = %d, want %d", k, counts[k], v)
+		}
+	}
+	bd := ds.Bundles[0]
+	if bd.RunConfig == nil || len(bd.RunConfig.V.Runs) != 1 || len(bd.Checkers) != 1 || bd.Meta.V.Extra["owner"] != "team-x" {
+		t.Errorf("bundle %+v", bd)
+	}
+	if ds.Preds[0].V.RunID != "dense" {
+		t.Errorf("prediction run id %q", ds.Preds[0].V.RunID)
+	}
+	if ds.Clauses[1].Path != "all.eval752.zip!corpus/index.json" {
+		t.Errorf("clause loc %+v", ds.Clauses[1].Loc)
+	}
+	if _, ok := bd.SHA256["corpus/docs/PH.pdf"]; !ok {
+		t.Errorf("raw corpus file not hashed (it counts toward the version hash)")
+	}
+	if len(bd.Entries) != 17 {
+		t.Errorf("entries %d", len(bd.Entries))
+	}
+}
+
+func TestBundleMissingCompanions(t *testing.T) {
+	b := zipOf(t, zent{"sections/a.jsonl", seedFile(t, "items.jsonl")})
+	ds := load(t, memInput("b.eval752.zip", b))
+	var got []string
+	for _, f := range ds.Findings {
+		got = append(got, f.Code)
+	}
+	if strings.Join(got, ",") != "bundle.missing-manifest,bundle.missing-meta" {
+		t.Errorf("findings %v", codes(ds.Findings))
+	}
+	if len(ds.Items) != 2 {
+		t.Errorf("items %d", len(ds.Items))
+	}
+}
+
+// TestHostileBundleKeepsReading: unsafe entries are findings, the safe ones load.
+func TestHostileBundleKeepsReading(t *testing.T) {
+	b := zipOf(t,
+		zent{"manifest.json", `{}`}, zent{"meta.json", `{"name": "x"}`},
+		zent{"../../evil.jsonl", seedFile(t, "items.jsonl")},
+		zent{"sections/a.jsonl", seedFile(t, "items.jsonl")},
+		zent{"sections/a.jsonl", `{"id": "other", "type": "freeform", "inputs": {"text": "x"}, "answer": "y"}`},
+	)
+	ds := load(t, memInput("h.eval752.zip", b))
+	got := map[string]int{}
+	for _, f := range ds.Findings {
+		got[f.Code]++
+	}
+	if got["zip.path-traversal"] != 1 || got["zip.duplicate-entry"] != 1 || len(ds.Findings) != 2 {
+		t.Errorf("findings %v", codes(ds.Findings))
+	}
+	if len(ds.Items) != 2 || ds.Items[0].V.ID != "q-001" {
+		t.Errorf("items %d", len(ds.Items))
+	}
+}
+
+func TestCorruptBundleIsAFinding(t *testing.T) {
+	b := append([]byte("PK\x03\x04"), bytes.Repeat([]byte{0}, 100)...)
+	ds, err := Load(context.Background(), []Input{memInput("c.eval752.zip", b)}, Options{})
+	if err != nil {
+		t.Fatalf("Load error %v; a corrupt zip must be a finding", err)
+	}
+	if len(ds.Findings) != 1 || ds.Findings[0].Code != "zip.corrupt" {
+		t.Errorf("findings %v", codes(ds.Findings))
+	}
+}
+
+func TestForcedAndUnknownFormats(t *testing.T) {
+	// a b-2 file forced as v2 gets v2 schema findings (the user's choice wins)
+	b2 := seedFile(t, "b2.jsonl")
+	in := memInput("x.jsonl", []byte(b2))
+	in.Format = model.FormatV2Question
+	ds := load(t, in)
+	if len(ds.V2) != 1 || len(ds.B2) != 0 || ds.Inputs[0].Format != model.FormatV2Question || len(ds.Findings) == 0 {
+		t.Errorf("forced: v2 %d b2 %d findings %v", len(ds.V2), len(ds.B2), codes(ds.Findings))
+	}
+	in = memInput("x.jsonl", []byte(b2))
+	in.Format = "b2"
+	ds = load(t, in)
+	if len(ds.B2) != 1 || len(ds.Findings) != 1 || ds.Findings[0].Code != "format.invalid" {
+		t.Errorf("bad forced: %v", codes(ds.Findings))
+	}
+	ds = load(t, memInput("notes.txt", []byte("hello\n")))
+	if len(ds.Findings) != 1 || ds.Findings[0].Code != "format.unknown" || !strings.Contains(ds.Findings[0].Hint, "--format") {
+		t.Errorf("unknown: %v", ds.Findings)
+	}
+}
+
+func TestBOMCRLFAndLongLine(t *testing.T) {
+	items := strings.Split(strings.TrimSpace(seedFile(t, "items.jsonl")), "\n")
+	long := `{"id": "long", "type": "freeform", "inputs": {"text": "` + strings.Repeat("长", 40000) + `"}, "answer": "x"}` // 120 KB of UTF-8
+	body := "\xEF\xBB\xBF" + items[0] + "\r\n\r\n" + long + "\r\n" + items[1]
+	ds := load(t, memInput("crlf.jsonl", []byte(body)))
+	if len(ds.Findings) != 0 || len(ds.Items) != 3 {
+		t.Fatalf("findings %v items %d", codes(ds.Findings), len(ds.Items))
+	}
+	if ds.Items[1].Line != 3 || ds.Items[2].Line != 4 || len([]rune(ds.Items[1].V.Inputs.Text)) != 40000 {
+		t.Errorf("lines %d %d", ds.Items[1].Line, ds.Items[2].Line)
+	}
+	// the same with a 100 KB cap: the long line is one finding, reading goes on
+	ds, _ = Load(context.Background(), []Input{memInput("crlf.jsonl", []byte(body))}, Options{Limits: Limits{MaxLineBytes: 100 << 10}})
+	if len(ds.Findings) != 1 || ds.Findings[0].Code != "jsonl.line-too-long" || ds.Findings[0].Line != 3 || len(ds.Items) != 2 {
+		t.Errorf("capped: %v items %d", codes(ds.Findings), len(ds.Items))
+	}
+}
+
+func TestProgressAndCancel(t *testing.T) {
+	b := zipOf(t, zent{"manifest.json", `{}`}, zent{"meta.json", `{"name": "x"}`}, zent{"sections/a.jsonl", seedFile(t, "items.jsonl")})
+	items := []byte(seedFile(t, "items.jsonl"))
+	var last Progress
+	calls := 0
+	_, err := Load(context.Background(), []Input{memInput("b.eval752.zip", b), memInput("i.jsonl", items)}, Options{Progress: func(p Progress) { last = p; calls++ }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if calls < 2 || last.Stage != "read" || last.Total <= 0 || last.Done < last.Total {
+		t.Errorf("progress %d calls, last %+v", calls, last)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := Load(ctx, []Input{memInput("i.jsonl", items)}, Options{}); err == nil {
+		t.Errorf("cancelled context: no error")
+	}
+}
+
+// TestNestedRoot: a bundle zipped with its folder is read from that folder,
+// with names relative to it (so the version hash and asset paths agree).
+func TestNestedRoot(t *testing.T) {
+	b := zipOf(t,
+		zent{"geo/manifest.json", `{"format_version": 1}`},
+		zent{"geo/meta.json", `{"name": "geo"}`},
+		zent{"geo/sections/a.jsonl", seedFile(t, "items.jsonl")},
+		zent{"geo/assets/photo-001.jpg", "jpg"},
+		zent{"__MACOSX/geo/._meta.json", "x"},
+	)
+	ds := load(t, memInput("n.eval752.zip", b))
+	got := map[string]int{}
+	for _, f := range ds.Findings {
+		got[f.Code]++
+	}
+	// __MACOSX metadata lies outside the layout: one warning; the folder is an info
+	if got["bundle.nested-root"] != 1 || got["zip.unknown-entry"] != 1 || len(ds.Findings) != 2 {
+		t.Errorf("findings %v", codes(ds.Findings))
+	}
+	bd := ds.Bundles[0]
+	if len(ds.Items) != 2 || bd.Meta == nil || len(bd.Assets) != 1 || bd.Assets[0].Path != "assets/photo-001.jpg" {
+		t.Errorf("items %d meta %v assets %+v", len(ds.Items), bd.Meta, bd.Assets)
+	}
+	if _, ok := bd.SHA256["sections/a.jsonl"]; !ok {
+		t.Errorf("sha256 keys %v", bd.SHA256)
+	}
+	if ds.Items[0].Path != "n.eval752.zip!geo/sections/a.jsonl" {
+		t.Errorf("path %s", ds.Items[0].Path)
+	}
+}
+
+// TestJSONArrayLines: records of a pretty-printed JSON array are located at
+// the line where each element starts; schema pointers carry the index.
+func TestJSONArrayLines(t *testing.T) {
+	body := "[\n  {\"doc\": \"law\", \"clause\": \"第一条\", \"text\": \"t\"},\n  {\"doc\": \"law\", \"clause\": \"第二条\"}\n]\n"
+	ds := load(t, memInput("corpus/index.json", []byte(body)))
+	if len(ds.Clauses) != 2 || ds.Clauses[0].Line != 2 || ds.Clauses[1].Line != 3 {
+		t.Fatalf("clauses %+v", ds.Clauses)
+	}
+	if len(ds.Findings) != 1 || ds.Findings[0].Code != "schema.required" || ds.Findings[0].Line != 3 || ds.Findings[0].Pointer != "/1" {
+		t.Errorf("findings %v", codes(ds.Findings))
+	}
+}

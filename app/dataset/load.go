@@ -1,0 +1,816 @@
+package dataset
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"hash"
+	"io"
+	"path"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"unicode/utf8"
+
+	"eval752/app/bundle"
+	"eval752/app/finding"
+	"eval752/app/formats"
+	"eval752/app/jsonl"
+	"eval752/app/model"
+)
+
+// headSize is how much of a file format detection looks at.
+const headSize = 64 << 10
+
+// Load reads every input into one Dataset. Each input is a bundle (zip magic)
+// or a single file whose format is detected from its content unless
+// Input.Format forces it. Problems of the inputs are findings in
+// Dataset.Findings (normalized: sorted, de-duplicated); the error is non-nil
+// only when reading itself failed (an I/O error of an Input.R, or ctx was
+// cancelled), never because an input is malformed.
+//
+// Inputs are read through ReadAt only, sequentially, and never whole: JSONL is
+// streamed line by line, zip entries are decompressed as streams.
+func Load(ctx context.Context, inputs []Input, opt Options) (*Dataset, error) {
+	if opt.Limits == (Limits{}) {
+		opt.Limits = DefaultLimits()
+	}
+	l := &loader{ctx: ctx, opt: opt, ds: &Dataset{Has: map[model.Format]bool{}}}
+	for _, in := range inputs {
+		l.total += in.Size
+		if in.R != nil && isZipInput(in) {
+			l.total += in.Size // a bundle is read twice: hashed whole, then entry by entry
+		}
+	}
+	l.report(true)
+	for _, in := range inputs {
+		if err := ctx.Err(); err != nil {
+			return l.finish(), err
+		}
+		if err := l.input(in); err != nil {
+			return l.finish(), err
+		}
+	}
+	l.report(true)
+	return l.finish(), nil
+}
+
+type loader struct {
+	ctx      context.Context
+	opt      Options
+	ds       *Dataset
+	mu       sync.Mutex
+	done     int64
+	total    int64
+	reported int64
+}
+
+func (l *loader) finish() *Dataset {
+	l.ds.Findings = l.ds.Findings.Normalize()
+	return l.ds
+}
+
+func (l *loader) add(fs ...finding.Finding) { l.ds.Findings = append(l.ds.Findings, fs...) }
+
+// report calls opt.Progress when at least 256 KiB more were read (or force).
+func (l *loader) report(force bool) {
+	if l.opt.Progress == nil {
+		return
+	}
+	l.mu.Lock()
+	done := l.done
+	if !force && done-l.reported < 256<<10 {
+		l.mu.Unlock()
+		return
+	}
+	l.reported = done
+	l.mu.Unlock()
+	l.opt.Progress(Progress{Stage: "read", Done: done, Total: l.total})
+}
+
+// countingReaderAt counts the bytes read from an input (for progress; zip
+// entries are read through it too, so a bundle reports compressed bytes).
+type countingReaderAt struct {
+	r io.ReaderAt
+	l *loader
+}
+
+func (c countingReaderAt) ReadAt(p []byte, off int64) (int, error) {
+	n, err := c.r.ReadAt(p, off)
+	c.l.mu.Lock()
+	c.l.done += int64(n)
+	c.l.mu.Unlock()
+	c.l.report(false)
+	return n, err
+}
+
+// ctxReader stops a stream when the context is cancelled.
+type ctxReader struct {
+	ctx context.Context
+	r   io.Reader
+}
+
+func (c ctxReader) Read(p []byte) (int, error) {
+	if err := c.ctx.Err(); err != nil {
+		return 0, err
+	}
+	return c.r.Read(p)
+}
+
+func isZipInput(in Input) bool {
+	if in.Format == model.FormatBundle {
+		return true
+	}
+	var magic [4]byte
+	n, _ := in.R.ReadAt(magic[:], 0)
+	return n == 4 && (bytes.Equal(magic[:], formats.ZipMagic) || bytes.Equal(magic[:], formats.ZipEmptyMagic))
+}
+
+// readErr marks an error of the underlying reader (not of the content).
+type readErr struct{ err error }
+
+func (e readErr) Error() string { return e.err.Error() }
+func (e readErr) Unwrap() error { return e.err }
+
+func (l *loader) input(in Input) error {
+	if in.R == nil {
+		return fmt.Errorf("%s: no reader", in.Name)
+	}
+	ra := countingReaderAt{r: in.R, l: l}
+	var magic [4]byte
+	n, _ := ra.ReadAt(magic[:], 0)
+	isZip := n == 4 && (bytes.Equal(magic[:], formats.ZipMagic) || bytes.Equal(magic[:], formats.ZipEmptyMagic))
+	forced := in.Format
+	if forced != "" && !formats.Known(forced) {
+		l.add(formats.RuleBadForced.At(in.Name, 0, "", "unknown format %q; detecting the format from the content instead", forced))
+		forced = ""
+	}
+	// zip content is always a bundle: a --format given for the files of a
+	// run applies to the plain files beside it, not to the archive
+	if forced == model.FormatBundle || isZip {
+		return l.bundle(in.Name, ra, in.Size)
+	}
+	sr := io.NewSectionReader(ra, 0, in.Size)
+	info, err := l.file(in.Name, sr, in.Size, forced, fileCtx{})
+	l.ds.Inputs = append(l.ds.Inputs, info)
+	if err != nil {
+		return fmt.Errorf("%s: %w", in.Name, err)
+	}
+	return nil
+}
+
+// fileCtx is what a file's place in a bundle says about it.
+type fileCtx struct {
+	run        string       // runs/<name>/…: the run's name
+	defaultFmt model.Format // format to use when detection fails (results.jsonl)
+	sectionFmt bool         // a section: detection failure is an error
+}
+
+// file reads one file (top-level or a bundle entry) of any non-bundle
+// format. name is the finding path. It returns the file's InputInfo; err is
+// an error of r.
+func (l *loader) file(name string, r io.Reader, size int64, forced model.Format, fc fileCtx) (InputInfo, error) {
+	h := sha256.New()
+	cnt := &countWriter{}
+	src := io.TeeReader(ctxReader{l.ctx, r}, io.MultiWriter(h, cnt))
+	br := bufio.NewReaderSize(src, headSize)
+	head, perr := br.Peek(headSize)
+	complete := perr != nil // io.EOF (or an error, reported below)
+	info := InputInfo{Path: name, Size: size}
+
+	f := forced
+	if f == "" {
+		d := formats.Detect(name, head, complete)
+		f = d.Format
+		if f == model.FormatUnknown && fc.defaultFmt != "" {
+			f = fc.defaultFmt
+		}
+	}
+	if f == model.FormatBundle {
+		f = model.FormatUnknown // a zip inside a zip is not read
+	}
+	info.Format = f
+	var err error
+	switch {
+	case f == model.FormatUnknown:
+		if len(bytes.TrimSpace(head)) == 0 && complete {
+			l.add(RuleEmpty.At(name, 0, "", "the file is empty"))
+		} else {
+			l.add(formats.RuleUnknown.At(name, 0, "", "cannot tell the format of %s from its content", path.Base(name)))
+		}
+	case f == model.FormatRAGConfig:
+		l.ds.Has[f] = true
+		var m map[string]any
+		var fs finding.List
+		m, info.Lines, fs, err = ParseYAML(br, name, l.opt.Limits.MaxLineBytes)
+		l.add(fs...)
+		l.addRecord(f, Loc{Path: name, Line: 0}, m, nil, "", fc)
+	case f == model.FormatTRECQrels:
+		l.ds.Has[f] = true
+		var q QrelsFile
+		var fs finding.List
+		q, info.Lines, fs, err = ParseQrels(br, name, l.opt.Limits.MaxLineBytes)
+		l.add(fs...)
+		l.ds.Qrels = append(l.ds.Qrels, q)
+	case f == model.FormatTRECRun:
+		l.ds.Has[f] = true
+		var run RunFile
+		var fs finding.List
+		run, info.Lines, fs, err = ParseRun(br, name, l.opt.Limits.MaxLineBytes)
+		l.add(fs...)
+		l.ds.Runs = append(l.ds.Runs, run)
+	case wholeJSON(name, head, f):
+		l.ds.Has[f] = true
+		err = l.jsonDocument(name, br, f, fc)
+	default:
+		l.ds.Has[f] = true
+		info.Lines, err = l.jsonLines(name, br, f, fc)
+	}
+	if err == nil {
+		_, err = io.Copy(io.Discard, br) // hash what the parser did not read
+	}
+	info.SHA256 = hex.EncodeToString(h.Sum(nil))
+	if size <= 0 {
+		info.Size = cnt.n
+	}
+	return info, err
+}
+
+type countWriter struct{ n int64 }
+
+func (c *countWriter) Write(p []byte) (int, error) { c.n += int64(len(p)); return len(p), nil }
+
+// wholeJSON reports whether a file is one JSON document rather than JSONL:
+// the bundle companions, a .json file, or content that starts with '[' or
+// whose first line is not a complete JSON value.
+func wholeJSON(name string, head []byte, f model.Format) bool {
+	switch f {
+	case model.FormatManifest, model.FormatMeta, model.FormatRunConfig:
+		return true
+	}
+	if strings.EqualFold(path.Ext(name), ".json") {
+		return true
+	}
+	b := bytes.TrimLeft(bytes.TrimPrefix(head, []byte{0xEF, 0xBB, 0xBF}), " \t\r\n")
+	if len(b) == 0 {
+		return false
+	}
+	if b[0] == '[' {
+		return true
+	}
+	first := b
+	if i := bytes.IndexByte(b, '\n'); i >= 0 {
+		first = b[:i]
+	}
+	v, _ := jsonl.Decode(bytes.TrimSpace(first))
+	return b[0] == '{' && v == nil && bytes.IndexByte(b, '\n') >= 0 && !jsonObjectLine(first)
+}
+
+// jsonObjectLine reports whether a line is meant as one JSONL record (it
+// closes the object it opens), as opposed to the first line of a
+// pretty-printed document ("{").
+func jsonObjectLine(b []byte) bool {
+	b = bytes.TrimSpace(b)
+	return len(b) > 1 && b[len(b)-1] == '}'
+}
+
+// jsonLines streams a JSONL file of record format f.
+func (l *loader) jsonLines(name string, r io.Reader, f model.Format, fc fileCtx) (int, error) {
+	records := 0
+	lines, fs, err := jsonl.Lines(r, name, l.opt.Limits.MaxLineBytes, func(n int, line []byte) {
+		m, dfs, ok := jsonl.DecodeRecord(name, n, line)
+		l.add(dfs...)
+		if !ok {
+			return
+		}
+		records++
+		l.addRecord(f, Loc{Path: name, Line: n}, m, line, "", fc)
+	})
+	l.add(fs...)
+	if err == nil && records == 0 && len(fs) == 0 {
+		l.add(RuleEmpty.At(name, 0, "", "the file holds no records"))
+	}
+	return lines, err
+}
+
+// jsonDocument reads a whole-file JSON document (capped at MaxLineBytes):
+// a bundle companion object, a single record, or an array of records.
+func (l *loader) jsonDocument(name string, r io.Reader, f model.Format, fc fileCtx) error {
+	max := l.opt.Limits.MaxLineBytes
+	if max <= 0 {
+		max = jsonl.DefaultMaxLine
+	}
+	b, err := io.ReadAll(io.LimitReader(r, max+1))
+	if err != nil {
+		return err
+	}
+	if int64(len(b)) > max {
+		l.add(RuleTooLarge.At(name, 0, "", "the JSON document is larger than %d bytes; it is not parsed", max))
+		return nil
+	}
+	b = bytes.TrimPrefix(b, []byte{0xEF, 0xBB, 0xBF})
+	if !utf8.Valid(b) {
+		line, col := lineCol(b, badUTF8Offset(b))
+		l.add(jsonl.RuleInvalidUTF8.At(name, line, "", "the file is not valid UTF-8 (line %d, column %d)", line, col))
+		return nil
+	}
+	v, problems, offs := jsonl.DecodeDocument(b)
+	for _, p := range problems {
+		line, col := lineCol(b, p.Col-1)
+		msg := p.Msg
+		if p.Col > 0 {
+			msg = strings.Replace(msg, "column "+strconv.Itoa(p.Col), "column "+strconv.Itoa(col), 1)
+		}
+		l.add(jsonl.Findings(name, line, []jsonl.Problem{{Kind: p.Kind, Col: col, Pointer: p.Pointer, Msg: msg}})...)
+	}
+	if v == nil {
+		return nil
+	}
+	switch t := v.(type) {
+	case map[string]any:
+		l.addRecord(f, Loc{Path: name}, t, nil, "", fc)
+	case []any:
+		if f == model.FormatManifest || f == model.FormatMeta || f == model.FormatRunConfig {
+			l.add(jsonl.RuleNotObject.At(name, 0, "", "%s must be a JSON object, not an array", path.Base(name)))
+			return nil
+		}
+		for i, e := range t {
+			m, ok := e.(map[string]any)
+			if !ok {
+				line := 0
+				if i < len(offs) {
+					line, _ = lineCol(b, offs[i])
+				}
+				l.add(jsonl.RuleNotObject.At(name, line, "/"+strconv.Itoa(i), "element %d is a JSON %s, not an object", i, jsonl.TypeName(e)))
+				continue
+			}
+			line := 0
+			if i < len(offs) {
+				line, _ = lineCol(b, offs[i])
+			}
+			l.addRecord(f, Loc{Path: name, Line: line}, m, nil, "/"+strconv.Itoa(i), fc)
+		}
+	default:
+		l.add(jsonl.RuleNotObject.At(name, 0, "", "the file holds a JSON %s, not an object or an array of objects", jsonl.TypeName(v)))
+	}
+	return nil
+}
+
+func badUTF8Offset(b []byte) int {
+	for i := 0; i < len(b); {
+		r, size := utf8.DecodeRune(b[i:])
+		if r == utf8.RuneError && size <= 1 {
+			return i
+		}
+		i += size
+	}
+	return len(b)
+}
+
+// lineCol converts a byte offset of a document to a 1-based line and column.
+func lineCol(b []byte, off int) (line, col int) {
+	if off < 0 {
+		off = 0
+	}
+	if off > len(b) {
+		off = len(b)
+	}
+	line = 1 + bytes.Count(b[:off], []byte("\n"))
+	col = off - bytes.LastIndexByte(b[:off], '\n')
+	return line, col
+}
+
+// addRecord schema-checks one record and appends it, typed, to its slice.
+// line is the record's JSON text (nil: re-encode raw); prefix is the pointer
+// of the record inside its file (array element).
+func (l *loader) addRecord(f model.Format, loc Loc, raw map[string]any, line []byte, prefix string, fc fileCtx) {
+	sfs := formats.Validate(f, raw, loc.Path, loc.Line, prefix)
+	l.add(sfs...)
+	if line == nil && f != model.FormatRAGConfig {
+		b, err := json.Marshal(raw)
+		if err != nil {
+			return
+		}
+		line = b
+	}
+	var derr error
+	switch f {
+	case model.FormatItem:
+		derr = appendRec(&l.ds.Items, loc, raw, line)
+	case model.FormatResult:
+		derr = appendRec(&l.ds.Results, loc, raw, bareRetrieved(raw, line))
+	case model.FormatAtom:
+		derr = appendRec(&l.ds.Atoms, loc, raw, line)
+	case model.FormatB2:
+		derr = appendRec(&l.ds.B2, loc, raw, line)
+	case model.FormatCorpusManifest:
+		derr = appendRec(&l.ds.Corpus, loc, raw, line)
+	case model.FormatSources:
+		derr = appendRec(&l.ds.Sources, loc, raw, line)
+	case model.FormatV2Question:
+		derr = appendRec(&l.ds.V2, loc, raw, line)
+	case model.FormatClause:
+		derr = appendRec(&l.ds.Clauses, loc, raw, line)
+	case model.FormatRAGQuestion:
+		derr = appendRec(&l.ds.RAG, loc, raw, line)
+	case model.FormatRAGDocument:
+		derr = appendRec(&l.ds.Documents, loc, raw, line)
+	case model.FormatRAGPage:
+		derr = appendRec(&l.ds.Pages, loc, raw, line)
+	case model.FormatRAGChunk:
+		derr = appendRec(&l.ds.Chunks, loc, raw, line)
+	case model.FormatRAGJudgment:
+		derr = appendRec(&l.ds.Judgments, loc, raw, line)
+	case model.FormatRAGPrediction:
+		derr = appendRec(&l.ds.Preds, loc, raw, line)
+		if p := &l.ds.Preds[len(l.ds.Preds)-1]; p.Typed && p.V.RunID == "" {
+			p.V.RunID = runName(loc.Path, fc)
+		}
+	case model.FormatRAGConfig:
+		l.ds.Configs = append(l.ds.Configs, Rec[model.RAGConfig]{Loc: loc, Raw: raw, V: model.RAGConfig(raw), Typed: true})
+	case model.FormatManifest, model.FormatMeta, model.FormatRunConfig:
+		// bundle companions given as top-level files: checked, kept on a
+		// pseudo-bundle so rules can see them
+		l.companion(f, loc, raw, line)
+	}
+	if derr != nil && len(sfs) == 0 {
+		l.add(RuleDecode.At(loc.Path, loc.Line, prefix, "the record does not fit the %s model: %v", f, derr))
+	}
+}
+
+// bareRetrieved rewrites a result's "retrieved" list so that bare id strings
+// become {"id": s} objects before the typed decode: results.jsonl allows
+// both spellings (model.Retrieved), the struct has one. Raw keeps what the
+// file says.
+func bareRetrieved(raw map[string]any, line []byte) []byte {
+	list, ok := raw["retrieved"].([]any)
+	if !ok {
+		return line
+	}
+	bare := false
+	for _, e := range list {
+		if _, ok := e.(string); ok {
+			bare = true
+			break
+		}
+	}
+	if !bare {
+		return line
+	}
+	conv := make([]any, len(list))
+	for i, e := range list {
+		if s, ok := e.(string); ok {
+			conv[i] = map[string]any{"id": s}
+		} else {
+			conv[i] = e
+		}
+	}
+	cp := make(map[string]any, len(raw))
+	for k, v := range raw {
+		cp[k] = v
+	}
+	cp["retrieved"] = conv
+	b, err := json.Marshal(cp)
+	if err != nil {
+		return line
+	}
+	return b
+}
+
+// runName is a prediction file's default run id: the runs/<name>/ folder,
+// else the parent folder of a predictions.jsonl, else the file's base name.
+func runName(p string, fc fileCtx) string {
+	if fc.run != "" {
+		return fc.run
+	}
+	if i := strings.LastIndexByte(p, '!'); i >= 0 {
+		p = p[i+1:]
+	}
+	p = strings.ReplaceAll(p, "\\", "/")
+	base := path.Base(p)
+	if strings.EqualFold(base, "predictions.jsonl") {
+		if dir := path.Base(path.Dir(p)); dir != "." && dir != "/" {
+			return dir
+		}
+	}
+	return strings.TrimSuffix(base, path.Ext(base))
+}
+
+// appendRec decodes line into a T with encoding/json (the typed view; it
+// keeps the last of duplicate keys, as the generic decoder does) and appends
+// the record; Typed is false when that fails.
+func appendRec[T any](dst *[]Rec[T], loc Loc, raw map[string]any, line []byte) error {
+	r := Rec[T]{Loc: loc, Raw: raw}
+	err := json.Unmarshal(line, &r.V)
+	r.Typed = err == nil
+	*dst = append(*dst, r)
+	return err
+}
+
+// companion stores a manifest/meta/run_config record on the current bundle
+// (set by l.bundle) or, for a top-level file, on a pseudo-bundle named after
+// the file's folder.
+func (l *loader) companion(f model.Format, loc Loc, raw map[string]any, line []byte) {
+	b := l.companionBundle(loc.Path)
+	switch f {
+	case model.FormatManifest:
+		r := &Rec[model.Manifest]{Loc: loc, Raw: raw}
+		r.Typed = json.Unmarshal(line, &r.V) == nil
+		b.Manifest = r
+	case model.FormatMeta:
+		r := &Rec[model.Meta]{Loc: loc, Raw: raw}
+		r.Typed = json.Unmarshal(line, &r.V) == nil
+		r.V.Extra = extraKeys(raw, "name", "description", "version_hash", "version", "license")
+		b.Meta = r
+	case model.FormatRunConfig:
+		r := &Rec[model.RunConfig]{Loc: loc, Raw: raw}
+		r.Typed = json.Unmarshal(line, &r.V) == nil
+		b.RunConfig = r
+	}
+}
+
+func extraKeys(raw map[string]any, known ...string) map[string]any {
+	out := map[string]any{}
+	for k, v := range raw {
+		isKnown := false
+		for _, kk := range known {
+			if k == kk {
+				isKnown = true
+			}
+		}
+		if !isKnown {
+			out[k] = v
+		}
+	}
+	if len(out) == 0 {
+		return nil
+	}
+	return out
+}
+
+// companionBundle returns the bundle a companion file belongs to: the
+// bundle being read (path "x.zip!manifest.json"), else a pseudo-bundle for
+// a top-level manifest.json / meta.json given on its own.
+func (l *loader) companionBundle(p string) *Bundle {
+	key := p
+	if i := strings.LastIndexByte(p, '!'); i >= 0 {
+		key = p[:i]
+	} else {
+		key = path.Dir(strings.ReplaceAll(p, "\\", "/"))
+	}
+	for _, b := range l.ds.Bundles {
+		if b.Path == key {
+			return b
+		}
+	}
+	b := &Bundle{Path: key, SHA256: map[string]string{}}
+	l.ds.Bundles = append(l.ds.Bundles, b)
+	return b
+}
+
+// bundle reads one .eval752.zip.
+func (l *loader) bundle(name string, r io.ReaderAt, size int64) error {
+	l.ds.Has[model.FormatBundle] = true
+	lim := l.opt.Limits
+	a, oerr := bundle.Open(name, r, size, bundle.Limits{
+		MaxEntries: lim.MaxEntries, MaxEntryBytes: lim.MaxEntryBytes,
+		MaxTotalBytes: lim.MaxTotalBytes, MaxRatio: lim.MaxRatio,
+	})
+	info := InputInfo{Path: name, Format: model.FormatBundle, Size: size}
+	b := &Bundle{Path: name, SHA256: map[string]string{}}
+	l.ds.Bundles = append(l.ds.Bundles, b)
+	defer func() {
+		l.add(a.Findings...)
+	}()
+	// the whole file's hash, read through ReadAt in blocks
+	sum, herr := hashReaderAt(l.ctx, r, size)
+	info.SHA256 = sum
+	l.ds.Inputs = append(l.ds.Inputs, info)
+	if herr != nil {
+		return fmt.Errorf("%s: %w", name, herr)
+	}
+	if oerr != nil {
+		return nil // reported as zip.corrupt
+	}
+
+	// manifest first: its files[].format may force sections' formats
+	root := nestedRoot(a.Entries)
+	if root != "" {
+		l.add(RuleNestedRoot.At(name, 0, "", "every file of the bundle is inside the folder %q; it is read as the bundle root", root))
+	}
+	rel := func(e *bundle.Entry) string { return strings.TrimPrefix(bundle.Clean(e.Name), root) }
+	order := make([]*bundle.Entry, 0, len(a.Entries))
+	for _, e := range a.Entries {
+		b.Entries = append(b.Entries, relName(e.Name, root))
+		if rel(e) == "manifest.json" {
+			order = append([]*bundle.Entry{e}, order...)
+		} else {
+			order = append(order, e)
+		}
+	}
+	forcedFmt := map[string]model.Format{}
+	sawManifest, sawMeta := false, false
+	for _, e := range order {
+		if err := l.ctx.Err(); err != nil {
+			return err
+		}
+		if e.Dir || !e.Safe {
+			continue
+		}
+		clean := rel(e)
+		key := relName(e.Name, root) // the name the version hash and asset references use
+		full := a.Full(e.Name)
+		kind, fc := classify(clean)
+		if _, ok := forcedFmt[clean]; ok {
+			kind = entryParse // the manifest names its format
+		}
+		rd, err := a.OpenEntry(e)
+		if err != nil {
+			continue // reported
+		}
+		switch kind {
+		case entryAsset, entryChecker, entryRaw, entryUnknown:
+			if kind == entryUnknown {
+				l.add(bundle.RuleUnknownEntry.At(full, 0, "", "entry %q is outside the bundle layout (manifest.json, meta.json, run_config.json, results.jsonl, sections/, assets/, checkers/, corpus/, runs/)", e.Name))
+			}
+			derr := rd.Drain()
+			if derr == nil && rd.Complete() {
+				b.SHA256[key] = rd.SHA256()
+			} else if l.ctx.Err() != nil {
+				return l.ctx.Err()
+			}
+			asset := Asset{Path: clean, Full: full, Size: rd.Size()}
+			switch kind {
+			case entryAsset:
+				b.Assets = append(b.Assets, asset)
+			case entryChecker:
+				b.Checkers = append(b.Checkers, asset)
+			}
+			continue
+		}
+		forced := forcedFmt[clean]
+		switch clean {
+		case "manifest.json":
+			forced, sawManifest = model.FormatManifest, true
+		case "meta.json":
+			forced, sawMeta = model.FormatMeta, true
+		case "run_config.json":
+			forced = model.FormatRunConfig
+		}
+		info, ferr := l.file(full, rd, int64(e.File.UncompressedSize64), forced, fc)
+		rd.Close()
+		if rd.Err() == nil && ferr == nil {
+			b.SHA256[key] = info.SHA256
+		}
+		info.Size = rd.Size()
+		l.ds.Inputs = append(l.ds.Inputs, info)
+		if ferr != nil && rd.Err() == nil {
+			if l.ctx.Err() != nil {
+				return l.ctx.Err()
+			}
+			return fmt.Errorf("%s: %w", full, ferr)
+		}
+		if strings.HasPrefix(clean, "sections/") {
+			b.Sections = append(b.Sections, full)
+		}
+		if clean == "manifest.json" && b.Manifest != nil {
+			for _, mf := range b.Manifest.V.Files {
+				if mf.Format == "" {
+					continue
+				}
+				if formats.Known(model.Format(mf.Format)) {
+					forcedFmt[bundle.Clean(mf.Path)] = model.Format(mf.Format)
+				} else {
+					l.add(formats.RuleBadForced.At(full, 0, "/files", "files[] entry %q names unknown format %q", mf.Path, mf.Format))
+				}
+			}
+		}
+	}
+	if !sawManifest {
+		l.add(RuleMissingManifest.At(name, 0, "", "the bundle has no manifest.json at its root"))
+	}
+	if !sawMeta {
+		l.add(RuleMissingMeta.At(name, 0, "", "the bundle has no meta.json at its root"))
+	}
+	if len(b.Sections) == 0 && (b.Manifest == nil || manifestKind(b.Manifest) != "results") {
+		l.add(RuleNoSections.At(name, 0, "", "the bundle has no sections/*.jsonl"))
+	}
+	sort.Strings(b.Sections)
+	return nil
+}
+
+// nestedRoot detects a bundle zipped with its folder ("geo/manifest.json",
+// "geo/sections/a.jsonl"), as "Compress folder" tools do: when nothing of the
+// layout is at the root and every entry (other than __MACOSX/ metadata) is
+// under one folder that holds manifest.json, meta.json or sections/, that
+// folder is the root. It returns "" or the folder with its slash.
+func nestedRoot(es []*bundle.Entry) string {
+	root := ""
+	hasLayout := false
+	for _, e := range es {
+		n := bundle.Clean(e.Name)
+		if strings.HasPrefix(n, "__MACOSX/") || n == "__MACOSX" {
+			continue
+		}
+		top, rest, ok := strings.Cut(n, "/")
+		if !ok {
+			if e.Dir {
+				continue
+			}
+			return "" // a file at the root
+		}
+		if root == "" {
+			root = top
+		} else if top != root {
+			return ""
+		}
+		if rest == "manifest.json" || rest == "meta.json" || strings.HasPrefix(rest, "sections/") {
+			hasLayout = true
+		}
+	}
+	if !hasLayout {
+		return ""
+	}
+	return root + "/"
+}
+
+// relName is an entry's name relative to the bundle root (unchanged unless
+// the bundle has a nested root).
+func relName(name, root string) string {
+	if root == "" {
+		return name
+	}
+	return strings.TrimPrefix(bundle.Clean(name), root)
+}
+
+func manifestKind(m *Rec[model.Manifest]) string {
+	if m.V.Kind != "" {
+		return m.V.Kind
+	}
+	return m.V.Type
+}
+
+type entryKind int
+
+const (
+	entryParse   entryKind = iota // a record file: parse it
+	entryAsset                    // assets/…
+	entryChecker                  // checkers/…
+	entryRaw                      // corpus/ or runs/ file that is not a record file (a PDF, an image): hashed only
+	entryUnknown                  // outside the layout
+)
+
+// parseable are the extensions of record files inside corpus/ and runs/.
+var parseable = map[string]bool{".jsonl": true, ".json": true, ".yaml": true, ".yml": true, ".tsv": true, ".qrels": true, ".run": true, ".trec": true, ".txt": false}
+
+// classify places a (cleaned) entry name in the bundle layout.
+func classify(name string) (entryKind, fileCtx) {
+	switch name {
+	case "manifest.json", "meta.json", "run_config.json":
+		return entryParse, fileCtx{}
+	case "results.jsonl":
+		return entryParse, fileCtx{defaultFmt: model.FormatResult}
+	}
+	top, rest, _ := strings.Cut(name, "/")
+	ext := strings.ToLower(path.Ext(name))
+	switch top {
+	case "sections":
+		return entryParse, fileCtx{sectionFmt: true}
+	case "assets":
+		return entryAsset, fileCtx{}
+	case "checkers":
+		return entryChecker, fileCtx{}
+	case "corpus":
+		if parseable[ext] || isTRECName(name) {
+			return entryParse, fileCtx{}
+		}
+		return entryRaw, fileCtx{}
+	case "runs":
+		run, _, _ := strings.Cut(rest, "/")
+		if parseable[ext] || isTRECName(name) {
+			return entryParse, fileCtx{run: run}
+		}
+		return entryRaw, fileCtx{run: run}
+	}
+	return entryUnknown, fileCtx{}
+}
+
+func isTRECName(name string) bool {
+	b := strings.ToLower(path.Base(name))
+	return strings.HasPrefix(b, "qrels") || strings.HasPrefix(b, "run")
+}
+
+// hashReaderAt hashes size bytes of r in 1 MiB blocks.
+func hashReaderAt(ctx context.Context, r io.ReaderAt, size int64) (string, error) {
+	var h hash.Hash = sha256.New()
+	_, err := io.Copy(h, ctxReader{ctx, io.NewSectionReader(r, 0, size)})
+	if err != nil {
+		return "", err
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
+}

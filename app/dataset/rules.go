@@ -1,0 +1,68 @@
+package dataset
+
+import "eval752/app/finding"
+
+// Rules reported while loading (reading, not validating). The JSON, zip,
+// format and schema rules live in app/jsonl, app/bundle and app/formats.
+var (
+	RuleMissingManifest = finding.Register(finding.Rule{
+		Code: "bundle.missing-manifest", Severity: finding.Error, Family: "bundle",
+		Description: "a bundle has no manifest.json at its root",
+		Source:      "seed 004 (.eval752.zip layout: manifest.json 包格式版本和类型)",
+		Hint:        `add manifest.json at the bundle root, e.g. {"format_version": 1, "kind": "dataset"}`,
+	})
+	RuleMissingMeta = finding.Register(finding.Rule{
+		Code: "bundle.missing-meta", Severity: finding.Error, Family: "bundle",
+		Description: "a bundle has no meta.json at its root",
+		Source:      "seed 004 (.eval752.zip layout: meta.json 数据集元数据)",
+		Hint:        `add meta.json at the bundle root, e.g. {"name": "my-set", "description": "...", "version_hash": "sha256:..."}`,
+	})
+	RuleNestedRoot = finding.Register(finding.Rule{
+		Code: "bundle.nested-root", Severity: finding.Info, Family: "bundle",
+		Description: "the bundle's files sit inside one folder, which is read as the bundle root",
+		Source:      "seed 004 (manifest.json, meta.json, sections/ at the root of the zip)",
+		Hint:        "zip the folder's contents rather than the folder (cd folder && zip -r ../x.eval752.zip .)",
+	})
+	RuleNoSections = finding.Register(finding.Rule{
+		Code: "bundle.no-sections", Severity: finding.Warning, Family: "bundle",
+		Description: "a dataset bundle has no sections/*.jsonl file",
+		Source:      "seed 004 (sections/ 各分区的题目)",
+		Hint:        "put the items in sections/<name>.jsonl",
+	})
+	RuleTooLarge = finding.Register(finding.Rule{
+		Code: "input.too-large", Severity: finding.Error, Family: "input",
+		Description: "a whole-file JSON document is larger than the line cap; it is not parsed",
+		Source:      "spec §6 (huge inputs must not exhaust memory)",
+		Hint:        "write large record sets as JSONL (one record a line) or raise Limits.MaxLineBytes",
+	})
+	RuleEmpty = finding.Register(finding.Rule{
+		Code: "input.empty", Severity: finding.Warning, Family: "input",
+		Description: "a file holds no records",
+		Source:      "spec §3",
+		Hint:        "check that the right file was given",
+	})
+	RuleDecode = finding.Register(finding.Rule{
+		Code: "format.decode", Severity: finding.Warning, Family: "format",
+		Description: "a record passed the schema but does not fit the typed model; typed rules skip it",
+		Source:      "app/model (the typed definition of each format)",
+		Hint:        "check the field types against docs/formats.md",
+	})
+	RuleTRECSyntax = finding.Register(finding.Rule{
+		Code: "trec.syntax", Severity: finding.Error, Family: "trec",
+		Description: "a TREC qrels/run line does not have the expected columns",
+		Source:      "trec_eval conventions: qrels `qid iter docno rel`, run `qid Q0 docno rank score tag`",
+		Hint:        "qrels lines have 4 whitespace-separated fields with an integer grade; run lines have 6 with a numeric score",
+	})
+	RuleYAMLSyntax = finding.Register(finding.Rule{
+		Code: "yaml.syntax", Severity: finding.Error, Family: "yaml",
+		Description: "a config.yaml line is not a `key: value` mapping line eval752 understands",
+		Source:      "seed 003 §10 (config.yaml: a flat mapping of scalars)",
+		Hint:        "write one `key: value` per line; quote values that contain ': ' or start with a special character",
+	})
+	RuleYAMLDuplicate = finding.Register(finding.Rule{
+		Code: "yaml.duplicate-key", Severity: finding.Error, Family: "yaml",
+		Description: "a config.yaml mapping repeats a key",
+		Source:      "YAML 1.2 §3.2.1.1 (mapping keys are unique)",
+		Hint:        "remove one of the two keys",
+	})
+)

@@ -1,0 +1,139 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+
+	"eval752/app/audit"
+	"eval752/app/dataset"
+	"eval752/app/finding"
+	"eval752/app/itemscore"
+	"eval752/app/score"
+	"eval752/app/validate"
+)
+
+// Options configure one evaluation. DefaultOptions gives the documented
+// defaults (bootstrap 1000 resamples, seed 42, …).
+type Options struct {
+	Load     dataset.Options
+	Validate validate.Options
+	Items    itemscore.Options
+	Score    score.Options
+	Audit    audit.Options
+	// CompareA and CompareB name the runs of the paired comparison; empty
+	// means the first two runs found.
+	CompareA, CompareB string
+	// SkipScore and SkipAudit leave those parts out (validate-only callers).
+	SkipScore, SkipAudit bool
+}
+
+// DefaultOptions returns the defaults every front end starts from.
+func DefaultOptions() Options {
+	return Options{
+		Load:     dataset.Options{Limits: dataset.DefaultLimits()},
+		Validate: validate.DefaultOptions(),
+		Items:    itemscore.DefaultOptions(),
+		Score:    score.DefaultOptions(),
+		Audit:    audit.DefaultOptions(),
+	}
+}
+
+// Validate loads inputs and runs every validation rule (SPEC §3 gates 1–3,
+// seed 002's gates). It is what `eval752 validate` prints and what the page
+// counts. The dataset is returned for callers that go on to score it.
+func Validate(ctx context.Context, inputs []dataset.Input, opt Options, progress func(dataset.Progress)) (*dataset.Dataset, finding.List, error) {
+	lo := opt.Load
+	if progress != nil {
+		lo.Progress = progress
+	}
+	ds, err := dataset.Load(ctx, inputs, lo)
+	if err != nil {
+		return nil, nil, err
+	}
+	if progress != nil {
+		progress(dataset.Progress{Stage: "validate"})
+	}
+	all := append(finding.List{}, ds.Findings...)
+	all = append(all, validate.Run(ds, opt.Validate)...)
+	all = append(all, audit.Rules(ds, opt.Audit)...)
+	return ds, all.Normalize(), nil
+}
+
+// Evaluate loads, validates, scores and audits inputs. Progress, when not
+// nil, is called with the current stage; ctx cancels between stages and
+// inside loading.
+func Evaluate(ctx context.Context, inputs []dataset.Input, opt Options, progress func(dataset.Progress)) (*Result, error) {
+	ds, findings, err := Validate(ctx, inputs, opt, progress)
+	if err != nil {
+		return nil, err
+	}
+	res := &Result{
+		Inputs:   ds.Inputs,
+		Findings: findings,
+		Counts:   findings.Counts(),
+		PerCode:  findings.PerCode(),
+		Overview: Overview(ds),
+	}
+	if res.Findings == nil {
+		res.Findings = finding.List{}
+	}
+	if !opt.SkipScore {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		if progress != nil {
+			progress(dataset.Progress{Stage: "score"})
+		}
+		if err := scoreInto(res, ds, opt); err != nil {
+			return nil, err
+		}
+	}
+	if !opt.SkipAudit {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		if progress != nil {
+			progress(dataset.Progress{Stage: "audit"})
+		}
+		rep, _ := audit.Audit(ds, opt.Audit)
+		if rep != nil {
+			rep.Inputs = ds.Inputs
+			res.Audit = rep
+		}
+	}
+	return res, nil
+}
+
+// ScoreSet computes the per-item scores of ds (shared by Evaluate and the CLI).
+func ScoreSet(ds *dataset.Dataset, opt Options) (*itemscore.Set, error) {
+	return itemscore.Score(ds, opt.Items)
+}
+
+func scoreInto(res *Result, ds *dataset.Dataset, opt Options) error {
+	set, err := ScoreSet(ds, opt)
+	if err != nil {
+		return fmt.Errorf("scoring: %w", err)
+	}
+	for _, r := range set.Runs {
+		res.Runs = append(res.Runs, r.Run)
+	}
+	if len(set.Runs) == 0 || len(set.Units) == 0 {
+		return nil
+	}
+	rep := score.Score(set, opt.Score)
+	rep.Inputs = ds.Inputs
+	res.Score = rep
+	a, b := opt.CompareA, opt.CompareB
+	if a == "" && b == "" && len(set.Runs) >= 2 {
+		a, b = set.Runs[0].Run, set.Runs[1].Run
+	}
+	if a != "" && b != "" {
+		cmp, err := score.Compare(set, a, b, opt.Score)
+		if err != nil {
+			return fmt.Errorf("comparing %s and %s: %w", a, b, err)
+		}
+		cmp.Inputs = ds.Inputs
+		res.Compare = cmp
+	}
+	return nil
+}

@@ -1,0 +1,267 @@
+package itemscore
+
+import (
+	"fmt"
+	"time"
+
+	"eval752/app/metrics"
+	"eval752/app/model"
+	"eval752/app/resolve"
+)
+
+// goldView is one unit's run-specific qrels: how each retrievable id is
+// graded, which gold entries it satisfies, and the resolution rows.
+type goldView struct {
+	rows []resolve.Resolution // gold entries (then judgments), for the table
+	// judgeRows is parallel to rows: the label prefix ("gold", "judgment g=2").
+	kinds []string
+
+	numGold  int
+	required []int // nil = all
+	multiHop bool
+	relLevel int
+
+	rel    []int // grades ≥ 1 of every judged unit (+ phantoms)
+	nonRel int
+
+	// grade returns (judged, grade, gold indices) of a retrieved id.
+	grade func(id string) (bool, int, []int)
+
+	ambiguous    bool // a gold entry resolved with a problem
+	unresolvedJ  bool // a graded judgment did not resolve
+	hasRetrieval bool // the unit has gold to score rankings against
+}
+
+// b2Gold resolves a b-2 unit's gold regions on an atom table.
+func b2Gold(b *model.B2, t *resolve.AtomTable) *goldView {
+	g := &goldView{numGold: len(b.Gold), relLevel: 1, hasRetrieval: !b.Unanswerable && len(b.Gold) > 0}
+	atomGold := map[string][]int{}
+	var goldAtoms []string
+	for i, e := range b.Gold {
+		r := resolve.ResolveRegion(t, e, b.Modality)
+		g.rows = append(g.rows, r)
+		g.kinds = append(g.kinds, "gold")
+		if r.Problem != "" {
+			g.ambiguous = true
+		}
+		if len(r.Atoms) == 0 {
+			g.rel = append(g.rel, 1) // phantom: an unresolvable gold entry stays in the ideal list
+		}
+		for _, a := range r.Atoms {
+			if _, seen := atomGold[a]; !seen {
+				goldAtoms = append(goldAtoms, a)
+				g.rel = append(g.rel, 1)
+			}
+			atomGold[a] = appendOnce(atomGold[a], i)
+		}
+	}
+	// b-2 gold is exhaustive: every other atom of the table is judged non-relevant.
+	g.nonRel = t.Len() - len(goldAtoms)
+	g.grade = func(id string) (bool, int, []int) {
+		if _, ok := t.Lookup(id); !ok {
+			return false, 0, nil
+		}
+		gs := atomGold[id]
+		if len(gs) > 0 {
+			return true, 1, gs
+		}
+		return true, 0, nil
+	}
+	return g
+}
+
+// ragGold resolves a seed-003 question's evidence groups and anchored
+// judgments on the chunk table. Gold evidence chunks get grade 3 (seed 003
+// §7: "属于必要 Gold 证据组"); a chunk reached by several judgments takes the
+// highest grade; a chunk no anchor reaches is unjudged.
+func ragGold(q *model.RAGQuestion, js []model.RAGJudgment, t *resolve.ChunkTable) *goldView {
+	g := &goldView{relLevel: 2}
+	groupIdx := map[string]int{}
+	var required []int
+	grade := map[string]int{}
+	chunkGold := map[string][]int{}
+	for _, e := range q.GoldEvidenceGroups {
+		gi := -1
+		if e.GroupID != "" {
+			if i, ok := groupIdx[e.GroupID]; ok {
+				gi = i
+			}
+		}
+		if gi < 0 {
+			gi = g.numGold
+			g.numGold++
+			if e.GroupID != "" {
+				groupIdx[e.GroupID] = gi
+			}
+			if e.Required == nil || *e.Required {
+				required = append(required, gi)
+			}
+		}
+		r := resolve.ResolveAnchor(t, resolve.EvidenceAnchor(e))
+		g.rows = append(g.rows, r)
+		g.kinds = append(g.kinds, "gold")
+		if r.Problem != "" {
+			g.ambiguous = true
+		}
+		if len(r.Atoms) == 0 {
+			g.rel = append(g.rel, 3)
+		}
+		for _, c := range r.Atoms {
+			grade[c] = 3
+			chunkGold[c] = appendOnce(chunkGold[c], gi)
+		}
+	}
+	for _, j := range js {
+		r := resolve.ResolveAnchor(t, resolve.JudgmentAnchor(j))
+		g.rows = append(g.rows, r)
+		g.kinds = append(g.kinds, fmt.Sprintf("judgment g=%d", j.Grade))
+		if len(r.Atoms) == 0 {
+			g.unresolvedJ = true
+			if j.Grade >= 1 {
+				g.rel = append(g.rel, j.Grade)
+			}
+		}
+		for _, c := range r.Atoms {
+			if old, ok := grade[c]; !ok || j.Grade > old {
+				grade[c] = j.Grade
+			}
+		}
+	}
+	for _, gr := range grade {
+		if gr >= 1 {
+			g.rel = append(g.rel, gr)
+		} else {
+			g.nonRel++
+		}
+	}
+	g.required = required
+	if required == nil {
+		g.required = []int{}
+	}
+	g.multiHop = q.Hops == "multi" || (q.Hops == "" && len(required) >= 2)
+	g.hasRetrieval = q.Answerable && g.numGold > 0
+	g.grade = func(id string) (bool, int, []int) {
+		gr, ok := grade[id]
+		if !ok {
+			return false, 0, nil
+		}
+		return true, gr, chunkGold[id]
+	}
+	return g
+}
+
+// v2Gold resolves a v2 question's provenance on the clause index: a clause
+// is relevant to a provenance when it has the provenance's (doc, clause) key
+// AND holds an answer sentence (seed 002: compare by answer text, not by
+// clause number alone).
+func v2Gold(q *model.V2Question, x *resolve.ClauseIndex, nEntries int) *goldView {
+	g := &goldView{numGold: len(q.Provenance), relLevel: 1}
+	ans := ""
+	if q.Answer != nil {
+		ans = *q.Answer
+	}
+	sents := resolve.AnswerSentences(ans)
+	goldIDs := map[string][]int{}
+	keyProv := map[string][]int{}
+	var nGold int
+	for i, p := range q.Provenance {
+		r := x.ResolveProvenance(p, sents)
+		g.rows = append(g.rows, r)
+		g.kinds = append(g.kinds, "gold")
+		if r.Problem != "" {
+			g.ambiguous = true
+		}
+		if len(r.Atoms) == 0 {
+			g.rel = append(g.rel, 1)
+		}
+		for _, id := range r.Atoms {
+			if _, seen := goldIDs[id]; !seen {
+				nGold++
+				g.rel = append(g.rel, 1)
+			}
+			goldIDs[id] = appendOnce(goldIDs[id], i)
+		}
+		k := resolve.ClauseKey(p.Doc, p.Clause)
+		keyProv[k] = appendOnce(keyProv[k], i)
+	}
+	g.nonRel = max(0, nEntries-nGold)
+	g.multiHop = q.Category == model.CategoryCross || q.Joint
+	g.hasRetrieval = q.Category != model.CategoryRefuse && g.numGold > 0
+	g.grade = func(id string) (bool, int, []int) {
+		entries := x.Lookup(id)
+		if len(entries) == 0 {
+			return false, 0, nil
+		}
+		provs := keyProv[resolve.ClauseKey(entries[0].Doc, entries[0].Clause)]
+		if len(provs) == 0 {
+			return true, 0, nil
+		}
+		holds := 0
+		for _, e := range entries {
+			if resolve.HoldsAnswer(e.Text, sents) {
+				holds++
+			}
+		}
+		switch {
+		case holds == len(entries):
+			return true, 1, provs
+		case holds == 0 && len(sents) > 0:
+			return true, 0, nil
+		}
+		return false, 0, nil // a bare clause number naming bodies that disagree
+	}
+	return g
+}
+
+func appendOnce(xs []int, v int) []int {
+	for _, x := range xs {
+		if x == v {
+			return xs
+		}
+	}
+	return append(xs, v)
+}
+
+// query builds the metric input for one ranking against g.
+func (g *goldView) query(cands []metrics.Candidate) *metrics.Query {
+	q := &metrics.Query{Ranked: cands, NumGold: g.numGold, Required: g.required, RelLevel: g.relLevel,
+		Rel: append([]int(nil), g.rel...), NonRel: g.nonRel}
+	// Keep R and N consistent with what was retrieved (an id graded here
+	// but absent from the pool can only come from a bare clause id).
+	relRet, nonRet := 0, 0
+	for _, c := range cands {
+		if c.Judged && c.Grade >= max(1, g.relLevel) {
+			relRet++
+		} else if c.Judged && c.Grade <= 0 {
+			nonRet++
+		}
+	}
+	for n := countAtLeast(q.Rel, max(1, g.relLevel)); n < relRet; n++ {
+		q.Rel = append(q.Rel, max(1, g.relLevel))
+	}
+	q.NonRel = max(q.NonRel, nonRet)
+	return q
+}
+
+func countAtLeast(xs []int, l int) int {
+	n := 0
+	for _, x := range xs {
+		if x >= l {
+			n++
+		}
+	}
+	return n
+}
+
+// parseTime reads an RFC 3339 time (seed 000's as_of / observed_at).
+func parseTime(s string) (time.Time, bool) {
+	if s == "" {
+		return time.Time{}, false
+	}
+	for _, layout := range []string{time.RFC3339Nano, "2006-01-02T15:04:05", "2006-01-02"} {
+		if t, err := time.Parse(layout, s); err == nil {
+			return t, true
+		}
+	}
+	return time.Time{}, false
+}

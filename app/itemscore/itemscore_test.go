@@ -1,0 +1,389 @@
+package itemscore
+
+import (
+	"encoding/json"
+	"math"
+	"slices"
+	"testing"
+
+	"eval752/app/dataset"
+	"eval752/app/model"
+)
+
+func ip(i int) *int         { return &i }
+func fp(f float64) *float64 { return &f }
+func sp(s string) *string   { return &s }
+func bp(b bool) *bool       { return &b }
+func lg(x float64) float64  { return math.Log2(x) }
+func raw(v any) model.Raw   { b, _ := json.Marshal(v); return b }
+func rec[T any](v T) dataset.Rec[T] {
+	return dataset.Rec[T]{Loc: dataset.Loc{Path: "t.jsonl", Line: 1}, V: v, Typed: true}
+}
+
+func ret(id string, score float64) model.Retrieved { return model.Retrieved{ID: id, Score: fp(score)} }
+
+// b2Dataset: three b-2 items over one pdf and an atom table of four atoms.
+//
+//	q1 answerable, gold p.5 and p.6, as_of 2024-01-01, holder owner
+//	q2 unanswerable, holder owner
+//	q3 answerable, gold p.5 — run r1 has no result for it (missing)
+//
+// atoms: a5 (p.5), a6 (p.6), a7 (p.7, observed 2025: future for q1),
+// x (p.8, holder "other").
+func b2Dataset() *dataset.Dataset {
+	gold := func(p int) model.B2Gold {
+		return model.B2Gold{SourceID: "doc.pdf", Region: map[string]any{"page": float64(p)}}
+	}
+	b := func(id string, unans bool, g ...model.B2Gold) model.B2 {
+		var ans model.Raw = raw("Less well-off")
+		if unans {
+			ans = raw(nil)
+		}
+		return model.B2{QueryID: id, Modality: "pdf", Question: "?", Answer: ans, AnswerFormat: "str", Gold: g,
+			Scope: model.B2Scope{Holder: "owner"}, AsOf: "2024-01-01T00:00:00+00:00", Unanswerable: unans,
+			Origin: model.B2Origin{Dataset: "mm"}, Split: "test"}
+	}
+	return &dataset.Dataset{
+		B2: []dataset.Rec[model.B2]{
+			rec(b("q1", false, gold(5), gold(6))),
+			rec(b("q2", true)),
+			rec(b("q3", false, gold(5))),
+		},
+		Atoms: []dataset.Rec[model.Atom]{
+			rec(model.Atom{AtomID: "a5", SourceID: "doc.pdf", Page: ip(5)}),
+			rec(model.Atom{AtomID: "a6", SourceID: "doc.pdf", Page: ip(6)}),
+			rec(model.Atom{AtomID: "a7", SourceID: "doc.pdf", Page: ip(7), ObservedAt: "2025-03-01T00:00:00Z"}),
+			rec(model.Atom{AtomID: "x", SourceID: "doc.pdf", Page: ip(8), Holder: "other"}),
+		},
+		Results: []dataset.Rec[model.Result]{
+			rec(model.Result{Run: "r1", ItemID: "q1", Response: sp("less well off."),
+				Retrieved: []model.Retrieved{ret("a5", 0.8), ret("a6", 0.5), ret("a7", 0.9), ret("zz", 0.7)},
+				LatencyMS: fp(120), Usage: &model.Usage{InputTokens: 10, OutputTokens: 3}}),
+			rec(model.Result{Run: "r1", ItemID: "q2", Response: sp("The answer is 5"), Retrieved: []model.Retrieved{ret("x", 0.7)}}),
+			rec(model.Result{Run: "r1", ItemID: "nope", Response: sp("?")}),
+			rec(model.Result{Run: "r2", ItemID: "q2", Refused: bp(true), Retrieved: []model.Retrieved{ret("a5", 0.9)}}),
+		},
+	}
+}
+
+type want struct {
+	metric string
+	v      float64
+	why    string
+}
+
+func check(t *testing.T, label string, it ItemScore, ws []want) {
+	t.Helper()
+	for _, w := range ws {
+		got, ok := it.Values[w.metric]
+		if !ok {
+			t.Errorf("%s: %s absent, want %v (%s)", label, w.metric, w.v, w.why)
+			continue
+		}
+		if math.Abs(got-w.v) > 1e-12 {
+			t.Errorf("%s: %s = %v, want %v (%s)", label, w.metric, got, w.v, w.why)
+		}
+	}
+}
+
+func absent(t *testing.T, label string, it ItemScore, names ...string) {
+	t.Helper()
+	for _, n := range names {
+		if _, ok := it.Values[n]; ok {
+			t.Errorf("%s: %s present, want absent (not applicable)", label, n)
+		}
+	}
+}
+
+func TestScoreB2(t *testing.T) {
+	set, err := Score(b2Dataset(), DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(set.Units) != 3 || len(set.Runs) != 2 || set.Runs[0].Run != "r1" || set.Runs[1].Run != "r2" {
+		t.Fatalf("units %d runs %v", len(set.Units), set.Runs)
+	}
+	if u := set.Units[0]; u.Strata["split"] != "test" || u.Strata["modality"] != "pdf" || u.Strata["source"] != "mm" || u.Strata["type"] != "str" || !u.Answerable {
+		t.Errorf("unit q1 = %+v", u)
+	}
+	r1 := set.Runs[0]
+	if !slices.Equal(r1.Unknown, []string{"nope"}) {
+		t.Errorf("Unknown = %v, want [nope]", r1.Unknown)
+	}
+	// q1, canonical ranking a7 (0.9), a5 (0.8), zz (0.7, not in the atom
+	// table: unjudged), a6 (0.5). Gold atoms a5 (entry 0), a6 (entry 1);
+	// qrels: R = 2, N = 4 atoms − 2 gold = 2.
+	q1 := r1.Items[0]
+	check(t, "r1/q1", q1, []want{
+		{"recall@1", 0, "a7 is not gold"},
+		{"recall@5", 1, "both gold pages covered"},
+		{"hit@1", 0, ""},
+		{"hit@5", 1, "a5 at rank 2"},
+		{"mrr", 0.5, "first gold at rank 2"},
+		{"ndcg@5", (1/lg(3) + 1/lg(5)) / (1 + 1/lg(3)), "gains at ranks 2 and 4; ideal two 1s"},
+		{"p@5", 2.0 / 5, ""},
+		{"map", (1.0/2 + 2.0/4) / 2, "precisions 1/2, 2/4; R = 2"},
+		{"rprec", 1.0 / 2, "top 2: a5"},
+		{"bpref", ((1 - 1.0/2) + (1 - 1.0/2)) / 2, "N=2, R=2: a7 nonrel above a5 and a6; zz skipped"},
+		{"judged@1", 1, ""},
+		{"judged@5", 3.0 / 4, "zz unjudged among 4 retrieved"},
+		{"temporal_correctness@1", 0, "a7 observed 2025 > as_of 2024"},
+		{"holder_correctness@5", 1, "x not retrieved"},
+		{"answer.exact", 1, "「less well off.」 = 「Less well-off」 after normalisation"},
+		{"answer.correct", 1, ""},
+		{"refusal.fp", 0, "answerable, answered"},
+	})
+	if q1.Unjudged != 1 || !slices.Contains(q1.Flags, "unjudged") {
+		t.Errorf("q1 Unjudged = %d flags %v, want 1 and the unjudged flag", q1.Unjudged, q1.Flags)
+	}
+	if FlagFor("ndcg@5", q1) != "unjudged" || FlagFor("ndcg@1", q1) != "" || FlagFor("map", q1) != "unjudged" {
+		t.Errorf("FlagFor: ndcg@5 %q ndcg@1 %q map %q", FlagFor("ndcg@5", q1), FlagFor("ndcg@1", q1), FlagFor("map", q1))
+	}
+	absent(t, "r1/q1", q1, "false_recall@10", "complete_hit@5")
+	if *q1.LatencyMS != 120 || *q1.InputTokens != 10 || *q1.OutputTokens != 3 {
+		t.Error("latency / tokens not copied")
+	}
+	d := q1.Detail.Retrieved
+	if len(d) != 4 || d[0].ID != "a7" || d[0].Flag != "future" || d[2].Grade != nil || !d[1].Gold || *d[0].Grade != 0 {
+		t.Errorf("detail = %+v", d)
+	}
+	// q2 (unanswerable): x scores 0.7 ≥ 0.65 and the run did not abstain.
+	q2 := r1.Items[1]
+	check(t, "r1/q2", q2, []want{
+		{"false_recall@1", 1, "strong evidence x at rank 1"},
+		{"holder_correctness@1", 0, "x belongs to holder other"},
+		{"temporal_correctness@1", 1, ""},
+		{"refusal.fn", 1, "should refuse, answered"},
+		{"refusal.tp", 0, ""},
+	})
+	absent(t, "r1/q2", q2, "hit@5", "mrr", "ndcg@10", "answer.correct", "answer.exact")
+	// q3 has no r1 result: missing, worst value everywhere.
+	q3 := r1.Items[2]
+	if !q3.Missing || !q3.Detail.Missing {
+		t.Fatal("q3 should be missing")
+	}
+	check(t, "r1/q3", q3, []want{
+		{"recall@10", 0, "missing"}, {"hit@1", 0, "missing"}, {"judged@10", 0, "missing: worst"},
+		{"temporal_correctness@10", 0, "missing: worst"}, {"answer.correct", 0, "missing"},
+		{"refusal.fn", 0, "answerable: a missing answer is not a missed refusal"},
+	})
+	// r2 abstained on q2: no false recall even though a5 scores 0.9.
+	r2q2 := set.Runs[1].Items[1]
+	check(t, "r2/q2", r2q2, []want{
+		{"false_recall@10", 0, "refused=true"},
+		{"refusal.tp", 1, "should refuse and refused"},
+		{"refusal.detected", 1, ""},
+	})
+	// r2 has no q1: missing, and a missing unanswerable... q2 is present; q3 missing.
+	if !set.Runs[1].Items[0].Missing {
+		t.Error("r2/q1 should be missing")
+	}
+	// Resolution: q1's two gold pages and q3's page; no ambiguity.
+	if len(set.Resolution) != 3 || len(set.Ambiguities) != 0 {
+		t.Errorf("resolution %+v ambiguities %+v", set.Resolution, set.Ambiguities)
+	}
+	if g := set.Units[0].Gold; len(g) != 2 || g[0].Label != "doc.pdf p.5" || !slices.Equal(g[0].Atoms, []string{"a5"}) {
+		t.Errorf("unit gold = %+v", g)
+	}
+	// Metrics are listed in registry order.
+	var names []string
+	for _, d := range set.Metrics {
+		names = append(names, d.Name)
+	}
+	if i, j := slices.Index(names, "recall@1"), slices.Index(names, "ndcg@10"); i < 0 || j < 0 || i > j {
+		t.Errorf("metric order %v", names)
+	}
+	if slices.Index(names, "false_recall@10") < slices.Index(names, "bpref") {
+		t.Errorf("safety metrics must follow retrieval: %v", names)
+	}
+}
+
+// TestScoreRAG: a seed-003 multi-hop question with graded judgments.
+//
+// chunks (d1, v1): ch1 [0,100) p1, ch2 [100,200) p1, ch3 [200,300) p2, ch9 [300,400) p3.
+// gold groups: 0 = d1 [120,180) → ch2; 1 = d1 p.2 → ch3 (grade 3 each).
+// judgments: grade 1 d1 [0,50) → ch1; grade 2 d1 [350,360) → ch9; grade 0
+// d1 [210,220) → ch3 (stays 3: max); grade 2 on unknown doc d7 →
+// unresolved (kept in the ideal list as a phantom 2).
+// qrels grades ≥ 1: 3, 3, 1, 2, 2(phantom); relevant (≥ 2): 4.
+func TestScoreRAG(t *testing.T) {
+	ch := func(id string, s, e, p int) dataset.Rec[model.RAGChunk] {
+		return rec(model.RAGChunk{ChunkID: id, DocID: "d1", DocumentVersionID: "v1", PageNo: ip(p), CharStart: ip(s), CharEnd: ip(e)})
+	}
+	j := func(g int, doc string, s, e int) dataset.Rec[model.RAGJudgment] {
+		return rec(model.RAGJudgment{QID: "qr", Grade: g, DocID: doc, DocumentVersionID: "v1", CharStart: ip(s), CharEnd: ip(e)})
+	}
+	ds := &dataset.Dataset{
+		RAG: []dataset.Rec[model.RAGQuestion]{rec(model.RAGQuestion{
+			QID: "qr", Query: "品位?", Answerable: true, ReferenceAnswer: sp("0.86%"), AnswerAliases: []string{"0.86 %"},
+			NumericTolerance: &model.NumericTol{Absolute: fp(0.001), Unit: "%"}, QuestionType: "table_numeric",
+			Difficulty: "medium", Modality: "table", Split: "test", CreatedBy: "llm_assisted", Hops: "multi",
+			GoldEvidenceGroups: []model.EvidenceAnchor{
+				{DocID: "d1", DocumentVersionID: "v1", CharStart: ip(120), CharEnd: ip(180)},
+				{DocID: "d1", DocumentVersionID: "v1", PageNo: ip(2)},
+			},
+		})},
+		Chunks:    []dataset.Rec[model.RAGChunk]{ch("ch1", 0, 100, 1), ch("ch2", 100, 200, 1), ch("ch3", 200, 300, 2), ch("ch9", 300, 400, 3)},
+		Judgments: []dataset.Rec[model.RAGJudgment]{j(1, "d1", 0, 50), j(2, "d1", 350, 360), j(0, "d1", 210, 220), j(2, "d7", 0, 10)},
+		Preds: []dataset.Rec[model.RAGPrediction]{{Loc: dataset.Loc{Path: "runs/rx/predictions.jsonl", Line: 1}, Typed: true, V: model.RAGPrediction{
+			QID: "qr", RetrievedChunkIDs: []string{"ch1", "chX", "ch3", "ch2"}, RerankedChunkIDs: []string{"ch2", "ch3", "ch1"},
+			Answer: sp("铜品位为 0.86%"), LatencyMS: map[string]float64{"retrieve": 10, "generate": 90},
+		}}},
+	}
+	opt := DefaultOptions()
+	opt.Cutoffs = []int{5, 1, 3, 2, 10} // unsorted on purpose: normalize sorts
+	set, err := Score(ds, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(set.Runs) != 2 || set.Runs[0].Run != "rx" || set.Runs[1].Run != "rx+rerank" {
+		t.Fatalf("runs = %v (run name from the folder; rerank as its own run)", set.Runs)
+	}
+	u := set.Units[0]
+	if u.Strata["type"] != "table_numeric" || u.Strata["difficulty"] != "medium" || u.Strata["source"] != "llm_assisted" || u.Strata["modality"] != "table" {
+		t.Errorf("strata %v", u.Strata)
+	}
+	// retrieved: ch1 (g1), chX (unjudged), ch3 (g3, group 1), ch2 (g3, group 0).
+	it := set.Runs[0].Items[0]
+	check(t, "rx", it, []want{
+		{"hit@1", 0, "grade 1 < 2"},
+		{"hit@3", 1, "ch3"},
+		{"mrr", 1.0 / 3, "first grade ≥ 2 at rank 3"},
+		{"ndcg@3", (1 + 3/lg(4)) / (3 + 3/lg(3) + 2/lg(4)), "gains 1, 0, 3; ideal 3,3,2"},
+		{"recall@3", 1.0 / 2, "group 1 of 2"},
+		{"complete_hit@3", 0, "group 0 (ch2) at rank 4"},
+		{"complete_hit@5", 1, ""},
+		{"evidence_group_recall@3", 1.0 / 2, ""},
+		{"judged@5", 3.0 / 4, "chX unjudged"},
+		{"map", (1.0/3 + 2.0/4) / 4, "R = 4 (3,3,2,2); precisions 1/3, 2/4"},
+		{"answer.numeric", 1, "0.86% within 0.001"},
+		{"answer.correct", 1, ""},
+		{"answer.substring", 1, "「0.86%」 inside the response"},
+		{"refusal.fp", 0, ""},
+	})
+	if it.Unjudged != 1 || !slices.Contains(it.Flags, "unresolved-judgment") || FlagFor("ndcg", it) != "unjudged" || FlagFor("ndcg@1", it) != "unresolved-judgment" {
+		t.Errorf("flags %v unjudged %d", it.Flags, it.Unjudged)
+	}
+	if it.LatencyMS == nil || *it.LatencyMS != 100 {
+		t.Errorf("latency = %v, want 10 + 90", it.LatencyMS)
+	}
+	rr := set.Runs[1].Items[0]
+	check(t, "rx+rerank", rr, []want{
+		{"hit@1", 1, "ch2 first"},
+		{"mrr", 1, ""},
+		{"complete_hit@2", 1, "ch2, ch3"},
+		{"ndcg@3", (3 + 3/lg(3) + 1/lg(4)) / (3 + 3/lg(3) + 2/lg(4)), "gains 3,3,1; ideal 3,3,2"},
+	})
+	// Resolution rows: 2 gold + 4 judgments; the unknown-doc judgment is an ambiguity.
+	if len(set.Resolution) != 6 || len(set.Ambiguities) != 1 || set.Ambiguities[0].Problem != "unknown source" {
+		t.Errorf("resolution %+v\nambiguities %+v", set.Resolution, set.Ambiguities)
+	}
+}
+
+// TestScoreV2: a cross question over the seed-002 clause index where the
+// guide repeats 第二十八条 with two bodies.
+func TestScoreV2(t *testing.T) {
+	ans := "生产经营单位的主要负责人是本单位安全生产第一责任人；生产经营单位必须为从业人员提供符合国家标准的劳动防护用品"
+	ds := &dataset.Dataset{
+		Clauses: []dataset.Rec[model.Clause]{
+			rec(model.Clause{Doc: "安全生产法", Clause: "第五条", Text: "生产经营单位的主要负责人是本单位安全生产第一责任人，对本单位的安全生产工作全面负责。"}),
+			rec(model.Clause{Doc: "指南", Clause: "第二十八条", Text: "生产经营单位应当对从业人员进行安全生产教育和培训。"}),
+			rec(model.Clause{Doc: "指南", Clause: "第二十八条", Text: "生产经营单位必须为从业人员提供符合国家标准的劳动防护用品。"}),
+		},
+		V2: []dataset.Rec[model.V2Question]{
+			rec(model.V2Question{ID: "X01", Category: "cross", Question: "?", Answer: sp(ans), Joint: true, Split: "test", Origin: "v2",
+				Provenance: []model.V2Provenance{{Doc: "安全生产法", Clause: "第五条"}, {Doc: "指南", Clause: "第二十八条"}}}),
+			rec(model.V2Question{ID: "R01", Category: "refuse", Question: "营业收入?", Split: "test", Origin: "v2"}),
+		},
+		Results: []dataset.Rec[model.Result]{
+			rec(model.Result{Run: "v", ItemID: "X01", Response: sp(ans), Retrieved: []model.Retrieved{
+				{ID: "指南#第二十八条"}, {ID: "指南#第二十八条#1"}, {ID: "安全生产法#第五条"}, {ID: "指南#第二十八条#2"}}}),
+			rec(model.Result{Run: "v", ItemID: "R01", Response: sp("资料中没有相关信息。"), Retrieved: []model.Retrieved{}}),
+		},
+	}
+	opt := DefaultOptions()
+	opt.Cutoffs = []int{1, 3, 5, 10}
+	set, err := Score(ds, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// ranking (list order, no scores): bare 第二十八条 (two bodies, one holds
+	// the answer: unjudged), #1 (education: judged 0), 第五条 (relevant,
+	// provenance 0), #2 (relevant, provenance 1). Qrels: two gold clauses.
+	x := set.Runs[0].Items[0]
+	check(t, "X01", x, []want{
+		{"mrr", 1.0 / 3, "first relevant at rank 3"},
+		{"complete_hit@3", 0, "provenance 1 only at rank 4"},
+		{"complete_hit@5", 1, "joint: both provenances"},
+		{"ndcg@5", (1/lg(4) + 1/lg(5)) / (1 + 1/lg(3)), "gains at ranks 3, 4; ideal two 1s"},
+		{"judged@5", 3.0 / 4, "the bare clause number is ambiguous"},
+		{"answer.exact", 1, ""},
+		{"answer.correct", 1, ""},
+	})
+	r := set.Runs[0].Items[1]
+	check(t, "R01", r, []want{
+		{"refusal.tp", 1, "refuse question, refusal phrase"},
+		{"false_recall@10", 0, "nothing retrieved"},
+	})
+	absent(t, "R01", r, "answer.correct", "mrr")
+	if set.Units[1].Answerable || set.Units[0].Strata["type"] != "cross" {
+		t.Error("v2 units")
+	}
+	if g := set.Units[0].Gold; len(g) != 2 || !slices.Equal(g[1].Atoms, []string{"指南#第二十八条#2"}) {
+		t.Errorf("gold %+v", g)
+	}
+}
+
+// TestScoreItems: seed-004 item types.
+func TestScoreItems(t *testing.T) {
+	item := func(id, typ string, ans any, choices []string, meta map[string]any) dataset.Rec[model.Item] {
+		return rec(model.Item{ID: id, Type: typ, Inputs: model.ItemInputs{Text: "?"}, Choices: choices, Answer: raw(ans), Meta: meta})
+	}
+	ch := []string{"伦敦", "巴黎", "柏林", "马德里"}
+	ds := &dataset.Dataset{
+		Items: []dataset.Rec[model.Item]{
+			item("s", "mcq_single", "巴黎", ch, map[string]any{"difficulty": "easy", "source": "geo"}),
+			item("m", "mcq_multi", []string{"伦敦", "巴黎"}, ch, nil),
+			item("f", "freeform", "巴黎", nil, map[string]any{"aliases": []any{"Paris"}}),
+			item("c", "code", "def f(): pass", nil, nil),
+			item("j", "judge_pairwise", "A", nil, nil),
+			item("n", "freeform", "42", nil, nil),
+		},
+		Results: []dataset.Rec[model.Result]{
+			rec(model.Result{Run: "m1", ItemID: "s", Response: sp("B")}),
+			rec(model.Result{Run: "m1", ItemID: "m", Responses: []string{"A", "C"}}),
+			rec(model.Result{Run: "m1", ItemID: "f", Response: sp("PARIS")}),
+			rec(model.Result{Run: "m1", ItemID: "c", Response: sp("..."), Passed: bp(true)}),
+			rec(model.Result{Run: "m1", ItemID: "j", Verdict: "B"}),
+			rec(model.Result{Run: "m1", ItemID: "n", Response: sp("答案是 42 个")}),
+		},
+	}
+	set, err := Score(ds, DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	it := set.Runs[0].Items
+	check(t, "mcq_single", it[0], []want{{"answer.correct", 1, "B = 巴黎"}})
+	check(t, "mcq_multi", it[1], []want{{"answer.correct", 0, "{伦敦,柏林} ≠ {伦敦,巴黎}"}, {"answer.mcq_partial", 1.0 / 3, "∩ {伦敦}, ∪ {伦敦,巴黎,柏林}"}})
+	check(t, "freeform", it[2], []want{{"answer.exact", 0, ""}, {"answer.alias", 1, "Paris"}, {"answer.correct", 1, ""}})
+	check(t, "code", it[3], []want{{"code.passed", 1, ""}, {"answer.correct", 1, ""}})
+	check(t, "judge", it[4], []want{{"judge.b_win", 1, ""}, {"judge.a_win", 0, ""}, {"judge.agree", 0, "reference A"}, {"answer.correct", 0, ""}})
+	check(t, "numeric", it[5], []want{{"answer.numeric", 1, "42 in the response"}, {"answer.correct", 1, ""}})
+	absent(t, "mcq_single", it[0], "refusal.tp", "recall@10")
+	if set.Units[0].Strata["difficulty"] != "easy" || set.Units[0].Strata["modality"] != "text" || set.Units[0].Strata["type"] != "mcq_single" {
+		t.Errorf("strata %v", set.Units[0].Strata)
+	}
+	if c := it[0].Detail.Correct; c == nil || !*c || it[0].Detail.Response != "B" {
+		t.Errorf("detail %+v", it[0].Detail)
+	}
+}
+
+func TestNilDataset(t *testing.T) {
+	if _, err := Score(nil, DefaultOptions()); err == nil {
+		t.Error("want an error for a nil dataset")
+	}
+	set, err := Score(&dataset.Dataset{}, Options{})
+	if err != nil || len(set.Units) != 0 || len(set.Runs) != 0 {
+		t.Errorf("empty dataset: %v %+v", err, set)
+	}
+}

@@ -1,0 +1,259 @@
+package itemscore
+
+import (
+	"path"
+	"slices"
+	"strings"
+
+	"eval752/app/dataset"
+	"eval752/app/model"
+)
+
+// output is what one run produced for one unit, in one shape for every
+// result format.
+type output struct {
+	retrieved []retrieved
+	response  *string
+	responses []string
+	refused   *bool
+	verdict   string
+	passed    *bool
+	errText   string
+
+	latency      *float64
+	inTok, outTk *int
+	cost         *float64
+}
+
+type retrieved struct {
+	id       string
+	score    float64
+	hasScore bool
+}
+
+// runOut collects one run's outputs.
+type runOut struct {
+	name      string
+	atoms     string // atom table path from run_config.json ("" = every atom)
+	byUnit    map[int]*output
+	dupUnits  map[int]bool
+	unknown   []string
+	unknownOK map[string]bool
+	// Capabilities decide which metrics apply to the run's missing items.
+	retrieves, answers, passes bool
+}
+
+func (r *runOut) add(ui int, found bool, id string, o *output) {
+	if o.retrieved != nil {
+		r.retrieves = true
+	}
+	if o.response != nil || o.responses != nil || o.refused != nil || o.verdict != "" {
+		r.answers = true
+	}
+	if o.passed != nil {
+		r.passes = true
+		r.answers = true
+	}
+	if !found {
+		if !r.unknownOK[id] {
+			r.unknownOK[id] = true
+			r.unknown = append(r.unknown, id)
+		}
+		return
+	}
+	if _, dup := r.byUnit[ui]; dup {
+		r.dupUnits[ui] = true
+		return
+	}
+	r.byUnit[ui] = o
+}
+
+// collectRuns gathers every run of results.jsonl and seed-003 predictions,
+// in first-seen order.
+func collectRuns(ds *dataset.Dataset, byID map[string]int) []*runOut {
+	var runs []*runOut
+	get := func(name string) *runOut {
+		for _, r := range runs {
+			if r.name == name {
+				return r
+			}
+		}
+		r := &runOut{name: name, byUnit: map[int]*output{}, dupUnits: map[int]bool{}, unknownOK: map[string]bool{}}
+		runs = append(runs, r)
+		return r
+	}
+	atomPaths := map[string]string{}
+	for _, b := range ds.Bundles {
+		if b.RunConfig != nil && b.RunConfig.Typed {
+			for _, ri := range b.RunConfig.V.Runs {
+				if ri.Atoms != "" {
+					atomPaths[ri.Name] = ri.Atoms
+				}
+			}
+		}
+	}
+	for i := range ds.Results {
+		rec := &ds.Results[i]
+		if !rec.Typed {
+			continue
+		}
+		res := &rec.V
+		name := res.Run
+		if name == "" {
+			name = "default"
+		}
+		r := get(name)
+		r.atoms = atomPaths[name]
+		o := &output{response: res.Response, responses: res.Responses, refused: res.Refused,
+			verdict: res.Verdict, passed: res.Passed, errText: res.Error, latency: res.LatencyMS, cost: res.CostUSD}
+		if res.Retrieved != nil {
+			o.retrieved = []retrieved{}
+			for _, x := range res.Retrieved {
+				rt := retrieved{id: x.ID}
+				if x.Score != nil {
+					rt.score, rt.hasScore = *x.Score, true
+				}
+				o.retrieved = append(o.retrieved, rt)
+			}
+		}
+		if res.Usage != nil {
+			in, out := res.Usage.InputTokens, res.Usage.OutputTokens
+			o.inTok, o.outTk = &in, &out
+		}
+		ui, ok := byID[res.ItemID]
+		r.add(ui, ok, res.ItemID, o)
+	}
+	// Seed-003 predictions: run name per file.
+	cfgRun := map[string]string{} // dir → config.yaml run_id
+	for _, c := range ds.Configs {
+		if c.Typed {
+			if id, ok := c.V["run_id"].(string); ok && id != "" {
+				cfgRun[dirOf(c.Path)] = id
+			}
+		}
+	}
+	for i := range ds.Preds {
+		rec := &ds.Preds[i]
+		if !rec.Typed {
+			continue
+		}
+		p := &rec.V
+		name := p.RunID
+		if name == "" {
+			name = predRunName(rec.Path, cfgRun)
+		}
+		ui, ok := byID[p.QID]
+		o := predOutput(p, p.RetrievedChunkIDs, p.VectorScores)
+		get(name).add(ui, ok, p.QID, o)
+		if p.RerankedChunkIDs != nil {
+			o2 := *o
+			o2.retrieved = predOutput(p, p.RerankedChunkIDs, p.RerankScores).retrieved
+			get(name+"+rerank").add(ui, ok, p.QID, &o2)
+		}
+	}
+	return runs
+}
+
+// predOutput converts a prediction with the given ranking.
+func predOutput(p *model.RAGPrediction, ids []string, scores []float64) *output {
+	o := &output{response: p.Answer, refused: p.Refused, retrieved: []retrieved{}}
+	useScores := len(scores) == len(ids) && len(ids) > 0
+	for i, id := range ids {
+		rt := retrieved{id: id}
+		if useScores {
+			rt.score, rt.hasScore = scores[i], true
+		}
+		o.retrieved = append(o.retrieved, rt)
+	}
+	if len(p.LatencyMS) > 0 {
+		var total float64
+		if t, ok := p.LatencyMS["total"]; ok {
+			total = t
+		} else {
+			for _, k := range sortedKeys(p.LatencyMS) {
+				total += p.LatencyMS[k]
+			}
+		}
+		o.latency = &total
+	}
+	if len(p.Usage) > 0 {
+		if v, ok := firstKey(p.Usage, "llm_input_tokens", "input_tokens"); ok {
+			n := int(v)
+			o.inTok = &n
+		}
+		if v, ok := firstKey(p.Usage, "llm_output_tokens", "output_tokens"); ok {
+			n := int(v)
+			o.outTk = &n
+		}
+	}
+	return o
+}
+
+func firstKey(m map[string]float64, keys ...string) (float64, bool) {
+	for _, k := range keys {
+		if v, ok := m[k]; ok {
+			return v, true
+		}
+	}
+	return 0, false
+}
+
+func sortedKeys(m map[string]float64) []string {
+	ks := make([]string, 0, len(m))
+	for k := range m {
+		ks = append(ks, k)
+	}
+	slices.Sort(ks)
+	return ks
+}
+
+// dirOf is the folder of a record path; bundle entries ("x.zip!runs/a/p.jsonl")
+// use the part after "!".
+func dirOf(p string) string {
+	p = strings.ReplaceAll(p, "\\", "/")
+	return path.Dir(p)
+}
+
+// predRunName names a predictions file's run: config.yaml's run_id in the
+// same folder, else the folder name (runs/<run_id>/predictions.jsonl), else
+// the file name without extension.
+func predRunName(p string, cfgRun map[string]string) string {
+	d := dirOf(p)
+	if id, ok := cfgRun[d]; ok {
+		return id
+	}
+	base := path.Base(strings.ReplaceAll(p, "\\", "/"))
+	if i := strings.LastIndex(base, "!"); i >= 0 {
+		base = base[i+1:]
+	}
+	if d != "." && d != "/" {
+		dir := path.Base(d)
+		if i := strings.LastIndex(dir, "!"); i >= 0 {
+			dir = dir[i+1:]
+		}
+		if dir != "" && dir != "." && !strings.HasSuffix(dir, ".zip") {
+			return dir
+		}
+	}
+	return strings.TrimSuffix(base, path.Ext(base))
+}
+
+// atomsFor selects the atom records of a run's table: those whose path is
+// (or ends with) the run_config path; every atom when none is named or none
+// matches.
+func atomsFor(ds *dataset.Dataset, p string) []model.Atom {
+	var out []model.Atom
+	for i := range ds.Atoms {
+		a := &ds.Atoms[i]
+		if !a.Typed {
+			continue
+		}
+		if p == "" || a.Path == p || strings.HasSuffix(a.Path, "!"+p) || strings.HasSuffix(a.Path, "/"+p) {
+			out = append(out, a.V)
+		}
+	}
+	if p != "" && len(out) == 0 {
+		return atomsFor(ds, "")
+	}
+	return out
+}

@@ -1,0 +1,382 @@
+package itemscore
+
+import (
+	"errors"
+	"slices"
+	"strings"
+
+	"eval752/app/dataset"
+	"eval752/app/metrics"
+	"eval752/app/model"
+	"eval752/app/report"
+	"eval752/app/resolve"
+)
+
+// Score computes every applicable per-item metric of every run on every
+// annotated unit of ds.
+//
+// Units are the eval752 items, b-2 annotations, v2 questions and seed-003
+// questions, in that order. Runs are the run names of results.jsonl and of
+// seed-003 predictions, in first-seen order. A unit without a result of a
+// run is Missing and takes the worst value of every metric that applies to
+// it (seed 000 §4: denominators are annotated items, never hits). TREC qrels
+// and runs are not scored here (package trec).
+func Score(ds *dataset.Dataset, opt Options) (*Set, error) {
+	if ds == nil {
+		return nil, errors.New("itemscore: nil dataset")
+	}
+	if opt.RefusalPhrases == nil {
+		for _, b := range ds.Bundles {
+			if b.RunConfig != nil && b.RunConfig.Typed && len(b.RunConfig.V.RefusalPhrases) > 0 {
+				opt.RefusalPhrases = b.RunConfig.V.RefusalPhrases
+				break
+			}
+		}
+	}
+	opt = opt.normalize()
+	units, byID := buildUnits(ds)
+	for i, u := range units {
+		u.idx = i
+	}
+	runs := collectRuns(ds, byID)
+	if opt.Runs != nil {
+		runs = slices.DeleteFunc(runs, func(r *runOut) bool { return !slices.Contains(opt.Runs, r.name) })
+	}
+
+	sc := &scorer{ds: ds, opt: opt, units: units, atomTables: map[string]*resolve.AtomTable{}, views: map[viewKey]*goldView{}}
+	sc.chunks = resolve.NewChunkTable(typed(ds.Chunks))
+	clauses := typed(ds.Clauses)
+	sc.clauses = resolve.NewClauseIndex(clauses)
+	sc.nClauses = len(clauses)
+	sc.judgments = map[string][]model.RAGJudgment{}
+	for _, j := range typed(ds.Judgments) {
+		sc.judgments[j.QID] = append(sc.judgments[j.QID], j)
+	}
+
+	set := &Set{Config: opt.config(), Resolution: []Resolved{}, Ambiguities: []Resolved{}}
+	for _, r := range runs {
+		rs := RunScores{Run: r.name, Unknown: r.unknown, Items: make([]ItemScore, len(units))}
+		for i, u := range units {
+			rs.Items[i] = sc.scoreItem(u, i, r)
+		}
+		set.Runs = append(set.Runs, rs)
+	}
+	// Gold for the item browser: the first run's resolution (or the shared tables').
+	first := ""
+	if len(runs) > 0 {
+		first = runs[0].atoms
+	}
+	for _, u := range units {
+		g := sc.view(u, first)
+		u.Gold = nil
+		if g != nil {
+			for _, r := range g.rows {
+				u.Gold = append(u.Gold, report.GoldDetail{Label: r.Label, Atoms: nonNil(r.Atoms), Note: r.Problem})
+			}
+		}
+		set.Units = append(set.Units, u.Unit)
+	}
+	set.Resolution, set.Ambiguities = sc.resolutionTable(runs)
+	set.Metrics = presentMetrics(set, opt)
+	return set, nil
+}
+
+type viewKey struct {
+	unit  int
+	table string
+}
+
+type scorer struct {
+	ds         *dataset.Dataset
+	opt        Options
+	units      []*unitSpec
+	atomTables map[string]*resolve.AtomTable
+	chunks     *resolve.ChunkTable
+	clauses    *resolve.ClauseIndex
+	nClauses   int
+	judgments  map[string][]model.RAGJudgment
+	views      map[viewKey]*goldView
+	viewOrder  []viewKey
+}
+
+func typed[T any](recs []dataset.Rec[T]) []T {
+	var out []T
+	for i := range recs {
+		if recs[i].Typed {
+			out = append(out, recs[i].V)
+		}
+	}
+	return out
+}
+
+func nonNil(xs []string) []string {
+	if xs == nil {
+		return []string{}
+	}
+	return xs
+}
+
+func (sc *scorer) atomTable(p string) *resolve.AtomTable {
+	t, ok := sc.atomTables[p]
+	if !ok {
+		t = resolve.NewAtomTable(atomsFor(sc.ds, p))
+		sc.atomTables[p] = t
+	}
+	return t
+}
+
+// view returns the unit's gold view on the table a run uses (b-2: the run's
+// atom table; seed 003 and v2: the shared chunk table / clause index).
+func (sc *scorer) view(u *unitSpec, atoms string) *goldView {
+	key := viewKey{unit: u.idx}
+	if u.b2 != nil {
+		key.table = atoms
+	}
+	if g, ok := sc.views[key]; ok {
+		return g
+	}
+	var g *goldView
+	switch {
+	case u.b2 != nil:
+		g = b2Gold(u.b2, sc.atomTable(atoms))
+	case u.rag != nil:
+		g = ragGold(u.rag, sc.judgments[u.rag.QID], sc.chunks)
+	case u.v2 != nil:
+		g = v2Gold(u.v2, sc.clauses, sc.nClauses)
+	}
+	sc.views[key] = g
+	sc.viewOrder = append(sc.viewOrder, key)
+	return g
+}
+
+// scoreItem scores unit u (index ui) for run r.
+func (sc *scorer) scoreItem(u *unitSpec, ui int, r *runOut) ItemScore {
+	o := r.byUnit[ui]
+	it := ItemScore{Values: map[string]float64{}, Detail: report.RunItem{Run: r.name}}
+	if o == nil {
+		it.Missing = true
+		it.Detail.Missing = true
+		it.Flags = append(it.Flags, "missing")
+	}
+	if r.retrieves {
+		sc.scoreRetrieval(u, o, r, &it)
+	}
+	if r.answers {
+		resp, correct := scoreAnswer(u, o, r, sc.opt.RefusalPhrases, it.Values)
+		it.Detail.Response = resp
+		it.Detail.Correct = correct
+	}
+	if o != nil {
+		it.LatencyMS, it.InputTokens, it.OutputTokens, it.CostUSD = o.latency, o.inTok, o.outTk, o.cost
+		if o.errText != "" {
+			it.Flags = append(it.Flags, "error")
+		}
+	}
+	if r.dupUnits[ui] {
+		it.Flags = append(it.Flags, "duplicate-result")
+	}
+	if it.Missing {
+		worst(it.Values)
+	}
+	it.Detail.Scores = it.Values
+	return it
+}
+
+// worst sets every value to its metric's worst: 0 when higher is better, 1
+// otherwise (false_recall), so a missing result never helps a run. Refusal
+// indicators are left as computed ("did not refuse").
+func worst(v map[string]float64) {
+	for name := range v {
+		if strings.HasPrefix(name, "refusal.") {
+			continue // indicators: a missing result simply did not refuse
+		}
+		d, err := metrics.Parse(name)
+		if err == nil && !d.HigherIsBetter && d.Binary {
+			v[name] = 1
+		} else {
+			v[name] = 0
+		}
+	}
+}
+
+// scoreRetrieval fills the retrieval and safety values of one unit.
+func (sc *scorer) scoreRetrieval(u *unitSpec, o *output, r *runOut, it *ItemScore) {
+	g := sc.view(u, r.atoms)
+	if g == nil {
+		return
+	}
+	var table *resolve.AtomTable
+	var asOf string
+	var holder string
+	if u.b2 != nil {
+		table = sc.atomTable(r.atoms)
+		asOf, holder = u.b2.AsOf, u.b2.Scope.Holder
+	}
+	asOfT, hasAsOf := parseTime(asOf)
+
+	var cands []metrics.Candidate
+	if o != nil {
+		seen := map[string]bool{}
+		scored, unscored := 0, 0
+		for _, x := range o.retrieved {
+			if seen[x.id] {
+				if !slices.Contains(it.Flags, "duplicate-retrieved") {
+					it.Flags = append(it.Flags, "duplicate-retrieved")
+				}
+				continue
+			}
+			seen[x.id] = true
+			c := metrics.Candidate{ID: x.id, Score: x.score, HasScore: x.hasScore}
+			if x.hasScore {
+				scored++
+				c.Strong = x.score >= sc.opt.StrongScore
+			} else {
+				unscored++
+				c.Strong = true
+			}
+			c.Judged, c.Grade, c.Gold = g.grade(x.id)
+			if table != nil {
+				if a, ok := table.Lookup(x.id); ok {
+					if t, ok := parseTime(a.ObservedAt); ok && hasAsOf && t.After(asOfT) {
+						c.Future = true
+					}
+					c.OtherHolder = a.Holder != "" && holder != "" && a.Holder != holder
+				}
+			}
+			cands = append(cands, c)
+		}
+		if scored > 0 && unscored > 0 {
+			it.Flags = append(it.Flags, "scores-ignored")
+		}
+	}
+	cands = metrics.Canonicalize(cands)
+	q := g.query(cands)
+	q.Abstained = o != nil && o.refused != nil && *o.refused
+	v := it.Values
+	put := func(family string, k int) {
+		f, _ := metrics.LookupFamily(family)
+		d := f.Bind(k)
+		v[d.Name] = f.Compute(q, k)
+	}
+	if g.hasRetrieval {
+		for _, k := range sc.opt.Cutoffs {
+			put("recall", k)
+			put("hit", k)
+			if g.multiHop {
+				put("complete_hit", k)
+				put("evidence_group_recall", k)
+			}
+			put("mrr", k)
+			put("ndcg", k)
+			put("p", k)
+			put("judged", k)
+		}
+		put("mrr", 0)
+		put("ndcg", 0)
+		put("map", 0)
+		put("rprec", 0)
+		put("bpref", 0)
+		it.Unjudged = metrics.Unjudged(q, sc.opt.Depth)
+		if it.Unjudged > 0 {
+			it.Flags = append(it.Flags, "unjudged")
+		}
+		if g.ambiguous {
+			it.Flags = append(it.Flags, "ambiguous-gold")
+		}
+		if g.unresolvedJ {
+			it.Flags = append(it.Flags, "unresolved-judgment")
+		}
+	}
+	if !u.Answerable {
+		for _, k := range sc.opt.Cutoffs {
+			put("false_recall", k)
+		}
+	}
+	if u.b2 != nil && asOf != "" {
+		for _, k := range sc.opt.Cutoffs {
+			put("temporal_correctness", k)
+		}
+	}
+	if u.b2 != nil && holder != "" {
+		for _, k := range sc.opt.Cutoffs {
+			put("holder_correctness", k)
+		}
+	}
+	// Item browser: the ranking within the scoring depth with its marks.
+	for i, c := range cands {
+		if i >= sc.opt.Depth {
+			break
+		}
+		m := report.RetrievedMark{Rank: i + 1, ID: c.ID, Gold: len(c.Gold) > 0}
+		if c.Judged {
+			gr := c.Grade
+			m.Grade = &gr
+		}
+		var fl []string
+		if c.Future {
+			fl = append(fl, "future")
+		}
+		if c.OtherHolder {
+			fl = append(fl, "other-holder")
+		}
+		m.Flag = strings.Join(fl, ",")
+		it.Detail.Retrieved = append(it.Detail.Retrieved, m)
+	}
+}
+
+// resolutionTable lists every gold / judgment resolution once per table, with
+// the runs that use the table ("" when every run uses it).
+func (sc *scorer) resolutionTable(runs []*runOut) (all, amb []Resolved) {
+	all, amb = []Resolved{}, []Resolved{}
+	users := map[string][]string{}
+	for _, r := range runs {
+		users[r.atoms] = append(users[r.atoms], r.name)
+	}
+	for _, key := range sc.viewOrder {
+		g := sc.views[key]
+		if g == nil {
+			continue
+		}
+		u := sc.units[key.unit]
+		runLabel := ""
+		if u.b2 != nil && len(users) > 1 {
+			runLabel = strings.Join(users[key.table], ",")
+		}
+		for i, r := range g.rows {
+			label := r.Label
+			if g.kinds[i] != "gold" {
+				label = g.kinds[i] + ": " + label
+			}
+			row := Resolved{Run: runLabel, ItemID: u.ID, Gold: label, Atoms: nonNil(r.Atoms), Problem: r.Problem}
+			all = append(all, row)
+			if r.Problem != "" {
+				amb = append(amb, row)
+			}
+		}
+	}
+	return all, amb
+}
+
+// presentMetrics lists the descriptors of every metric present in any item,
+// in registry order (bare name before its cutoffs, cutoffs ascending).
+func presentMetrics(set *Set, opt Options) []metrics.Descriptor {
+	have := map[string]bool{}
+	for _, rs := range set.Runs {
+		for _, it := range rs.Items {
+			for k := range it.Values {
+				have[k] = true
+			}
+		}
+	}
+	out := []metrics.Descriptor{}
+	for _, f := range metrics.Families() {
+		f := f
+		for _, k := range append([]int{0}, opt.Cutoffs...) {
+			d := f.Bind(k)
+			if have[d.Name] {
+				out = append(out, d)
+			}
+		}
+	}
+	return out
+}

@@ -1,0 +1,148 @@
+package itemscore
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"eval752/app/dataset"
+	"eval752/app/model"
+)
+
+// unitSpec is a Unit plus the record it came from.
+type unitSpec struct {
+	Unit
+	idx  int
+	item *model.Item
+	b2   *model.B2
+	v2   *model.V2Question
+	rag  *model.RAGQuestion
+}
+
+// buildUnits lists every annotated item of every set, in the order eval752
+// items, b-2, v2, seed 003; records that did not decode are skipped (the
+// schema check reports them). Ids repeated across sets keep their first unit
+// for result lookup.
+func buildUnits(ds *dataset.Dataset) ([]*unitSpec, map[string]int) {
+	var us []*unitSpec
+	for i := range ds.Items {
+		r := &ds.Items[i]
+		if !r.Typed {
+			continue
+		}
+		it := &r.V
+		u := &unitSpec{item: it, Unit: Unit{ID: it.ID, Format: model.FormatItem, Loc: r.Loc, Question: it.Inputs.Text, Answerable: true}}
+		u.Reference = rawText(it.Answer)
+		u.Strata = strata(
+			"split", metaString(it.Meta, "split"),
+			"modality", itemModality(it),
+			"type", it.Type,
+			"difficulty", metaString(it.Meta, "difficulty"),
+			"source", metaString(it.Meta, "source"),
+		)
+		us = append(us, u)
+	}
+	for i := range ds.B2 {
+		r := &ds.B2[i]
+		if !r.Typed {
+			continue
+		}
+		b := &r.V
+		u := &unitSpec{b2: b, Unit: Unit{ID: b.QueryID, Format: model.FormatB2, Loc: r.Loc, Question: b.Question, Answerable: !b.Unanswerable}}
+		u.Reference = rawText(b.Answer)
+		u.Strata = strata("split", b.Split, "modality", b.Modality, "type", b.AnswerFormat, "source", b.Origin.Dataset)
+		us = append(us, u)
+	}
+	for i := range ds.V2 {
+		r := &ds.V2[i]
+		if !r.Typed {
+			continue
+		}
+		q := &r.V
+		u := &unitSpec{v2: q, Unit: Unit{ID: q.ID, Format: model.FormatV2Question, Loc: r.Loc, Question: q.Question, Answerable: q.Category != model.CategoryRefuse}}
+		if q.Answer != nil {
+			u.Reference = *q.Answer
+		}
+		u.Strata = strata("split", q.Split, "type", q.Category, "source", q.Origin)
+		us = append(us, u)
+	}
+	for i := range ds.RAG {
+		r := &ds.RAG[i]
+		if !r.Typed {
+			continue
+		}
+		q := &r.V
+		u := &unitSpec{rag: q, Unit: Unit{ID: q.QID, Format: model.FormatRAGQuestion, Loc: r.Loc, Question: q.Query, Answerable: q.Answerable}}
+		if q.ReferenceAnswer != nil {
+			u.Reference = *q.ReferenceAnswer
+		}
+		u.Strata = strata("split", q.Split, "modality", q.Modality, "type", q.QuestionType, "difficulty", q.Difficulty, "source", q.CreatedBy)
+		us = append(us, u)
+	}
+	byID := map[string]int{}
+	for i, u := range us {
+		if _, dup := byID[u.ID]; !dup {
+			byID[u.ID] = i
+		}
+	}
+	return us, byID
+}
+
+// strata builds the strata map from key, value pairs, leaving out empty values.
+func strata(kv ...string) map[string]string {
+	m := map[string]string{}
+	for i := 0; i+1 < len(kv); i += 2 {
+		if kv[i+1] != "" {
+			m[kv[i]] = kv[i+1]
+		}
+	}
+	return m
+}
+
+func metaString(m map[string]any, key string) string {
+	switch v := m[key].(type) {
+	case string:
+		return v
+	case json.Number:
+		return v.String()
+	case float64, bool:
+		return fmt.Sprint(v)
+	}
+	return ""
+}
+
+// itemModality is meta.modality, else what the inputs carry.
+func itemModality(it *model.Item) string {
+	if m := metaString(it.Meta, "modality"); m != "" {
+		return m
+	}
+	switch {
+	case len(it.Inputs.Video) > 0:
+		return "video"
+	case len(it.Inputs.Images) > 0:
+		return "image"
+	case len(it.Inputs.Audio) > 0:
+		return "audio"
+	}
+	return "text"
+}
+
+// rawText renders a raw answer for people: a string as is, an array joined
+// with ", ", a number as written, null as "".
+func rawText(raw model.Raw) string {
+	var v any
+	if len(raw) == 0 || json.Unmarshal(raw, &v) != nil || v == nil {
+		return ""
+	}
+	switch x := v.(type) {
+	case string:
+		return x
+	case []any:
+		parts := make([]string, len(x))
+		for i, e := range x {
+			parts[i] = fmt.Sprint(e)
+		}
+		return strings.Join(parts, ", ")
+	}
+	return strings.TrimSpace(string(raw))
+}

@@ -1,0 +1,114 @@
+package metrics
+
+// Answer metrics are computed by package answer; these families describe
+// them. Every one is per item, 0 or 1 unless noted, on answerable items only
+// (unanswerable items go to the refusal metrics, seed 003 §7).
+
+var answerCorrectFamily = Family{
+	Name:  "answer.correct",
+	Group: GroupAnswer,
+	Help: "The item's primary correctness: mcq_single choice match; mcq_multi exact set; numeric within tolerance (when the reference is a number); " +
+		"freeform exact, alias or substring match; code: the result's passed flag; judge_pairwise: agreement with the reference verdict.",
+	Formula:        "per type, see docs/metrics.md",
+	Source:         "seed 004 (item types); seed 002 (substring); seed 003 §4.3 (aliases, numeric_tolerance)",
+	HigherIsBetter: true,
+	Binary:         true,
+}
+
+var answerExactFamily = Family{
+	Name:           "answer.exact",
+	Group:          GroupAnswer,
+	Help:           "Normalised response equals the normalised reference (NFKC width folding, whitespace and punctuation removed, Latin lower-cased).",
+	Formula:        "[norm(response) = norm(reference)]",
+	Source:         "seed 002 (verbatim answers); seed 003 §3.1 (NFKC)",
+	HigherIsBetter: true,
+	Binary:         true,
+}
+
+var answerAliasFamily = Family{
+	Name:           "answer.alias",
+	Group:          GroupAnswer,
+	Help:           "Normalised response equals the reference or one of its answer_aliases.",
+	Formula:        "[∃ a ∈ {reference} ∪ aliases : norm(response) = norm(a)]",
+	Source:         "seed 003 §4.3 (answer_aliases)",
+	HigherIsBetter: true,
+	Binary:         true,
+}
+
+var answerSubstringFamily = Family{
+	Name:           "answer.substring",
+	Group:          GroupAnswer,
+	Help:           "The normalised reference (or an alias) occurs inside the normalised response.",
+	Formula:        "[∃ a : norm(a) ⊆ norm(response)]",
+	Source:         "seed 002 (5.8 子串判分; direct questions: the key sentence is hit)",
+	HigherIsBetter: true,
+	Binary:         true,
+}
+
+var answerBigramFamily = Family{
+	Name:           "answer.bigram",
+	Group:          GroupAnswer,
+	Help:           "Character-bigram coverage: share of the normalised reference's distinct character bigrams present in the normalised response (best over reference and aliases).",
+	Formula:        "|bigrams(norm(ref)) ∩ bigrams(norm(response))| / |bigrams(norm(ref))|",
+	Source:         "seed 002 (5.8 bigram 覆盖率)",
+	HigherIsBetter: true,
+}
+
+var answerMCQPartialFamily = Family{
+	Name:           "answer.mcq_partial",
+	Group:          GroupAnswer,
+	Help:           "mcq_multi partial credit: Jaccard similarity of the chosen and the correct option sets.",
+	Formula:        "|chosen ∩ correct| / |chosen ∪ correct|",
+	Source:         "seed 004 (mcq_multi); Jaccard",
+	HigherIsBetter: true,
+}
+
+var answerNumericFamily = Family{
+	Name:    "answer.numeric",
+	Group:   GroupAnswer,
+	Help:    "Numeric answers: the number (and unit) parsed from the response, converted to the reference's unit, is within |x − ref| ≤ absolute or ≤ relative·|ref|.",
+	Formula: "[|x − ref| ≤ abs ∨ |x − ref| ≤ rel·|ref|]",
+	Source:  "seed 003 §4.3 (numeric_tolerance), §7 (数值及单位正确率)",
+	Thresholds: map[int]Threshold{
+		0: th(">=", 0.95, "seed 003 §7 (数值题)"),
+	},
+	HigherIsBetter: true,
+	Binary:         true,
+}
+
+var codePassedFamily = Family{
+	Name:           "code.passed",
+	Group:          GroupAnswer,
+	Help:           "The result's passed flag (an external checker's verdict), when present.",
+	Formula:        "[passed]",
+	Source:         "seed 004 (code, checkers/)",
+	HigherIsBetter: true,
+	Binary:         true,
+}
+
+// Judge_pairwise: indicators of the run's verdict (their means are the win
+// rates) and agreement with the reference verdict.
+
+var judgeAWinFamily = Family{
+	Name: "judge.a_win", Group: GroupAnswer, Binary: true, HigherIsBetter: true,
+	Help: "judge_pairwise: the run's verdict is A (the mean is A's win rate).", Formula: "[verdict = A]",
+	Source: "seed 004 (judge_pairwise)",
+}
+
+var judgeBWinFamily = Family{
+	Name: "judge.b_win", Group: GroupAnswer, Binary: true, HigherIsBetter: true,
+	Help: "judge_pairwise: the run's verdict is B (the mean is B's win rate).", Formula: "[verdict = B]",
+	Source: "seed 004 (judge_pairwise)",
+}
+
+var judgeTieFamily = Family{
+	Name: "judge.tie", Group: GroupAnswer, Binary: true, HigherIsBetter: true,
+	Help: "judge_pairwise: the run's verdict is a tie.", Formula: "[verdict = tie]",
+	Source: "seed 004 (judge_pairwise)",
+}
+
+var judgeAgreeFamily = Family{
+	Name: "judge.agree", Group: GroupAnswer, Binary: true, HigherIsBetter: true,
+	Help: "judge_pairwise: the run's verdict equals the reference verdict (the item's answer).", Formula: "[verdict = reference]",
+	Source: "seed 004 (judge_pairwise)",
+}

@@ -1,0 +1,27 @@
+package metrics
+
+// precisionFamily is P@k as trec_eval computes it: the denominator stays k
+// even when fewer than k units were retrieved.
+var precisionFamily = Family{
+	Name:           "p",
+	Group:          GroupRetrieval,
+	Cutoff:         RequiresCutoff,
+	Help:           "Precision at k: relevant units in the top k divided by k (k even when fewer were retrieved, as trec_eval P_k).",
+	Formula:        "|{i ≤ k : grade_i ≥ L}| / k",
+	Source:         "trec_eval P_k",
+	HigherIsBetter: true,
+	Compute:        precisionAt,
+}
+
+func precisionAt(q *Query, k int) float64 {
+	if k <= 0 {
+		return 0
+	}
+	n := 0
+	for _, c := range top(q, k) {
+		if relevant(c, q.level()) {
+			n++
+		}
+	}
+	return float64(n) / float64(k)
+}

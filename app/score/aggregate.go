@@ -1,0 +1,467 @@
+package score
+
+import (
+	"fmt"
+	"hash/fnv"
+	"math"
+	"runtime"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+
+	"eval752/app/itemscore"
+	"eval752/app/metrics"
+	"eval752/app/report"
+	"eval752/app/stats"
+)
+
+// stratum is a set of units: "all", or the units whose Strata[Key] == Value.
+type stratum struct {
+	Key, Value string
+	Label      string // "all", "split=test"
+	Idx        []int  // unit indices, ascending
+}
+
+// buildStrata returns "all" followed, for each key in order, by one stratum
+// per value present (values sorted byte-wise). Keys no unit carries are
+// skipped; units without a key are in no stratum of that key.
+func buildStrata(units []itemscore.Unit, keys []string) []stratum {
+	all := stratum{Key: "", Value: "", Label: "all", Idx: make([]int, len(units))}
+	for i := range units {
+		all.Idx[i] = i
+	}
+	out := []stratum{all}
+	seen := map[string]bool{}
+	for _, k := range keys {
+		if seen[k] {
+			continue
+		}
+		seen[k] = true
+		byVal := map[string][]int{}
+		for i, u := range units {
+			if v, ok := u.Strata[k]; ok {
+				byVal[v] = append(byVal[v], i)
+			}
+		}
+		vals := make([]string, 0, len(byVal))
+		for v := range byVal {
+			vals = append(vals, v)
+		}
+		sort.Strings(vals)
+		for _, v := range vals {
+			out = append(out, stratum{Key: k, Value: v, Label: k + "=" + v, Idx: byVal[v]})
+		}
+	}
+	return out
+}
+
+// strataKeys lists the keys that produced at least one stratum, in order.
+func strataKeys(strata []stratum) []string {
+	var keys []string
+	for _, s := range strata[1:] {
+		if len(keys) == 0 || keys[len(keys)-1] != s.Key {
+			keys = append(keys, s.Key)
+		}
+	}
+	return keys
+}
+
+// figure is one aggregated number with everything the report shows beside it.
+type figure struct {
+	Value, Lo, Hi float64 // NaN when undefined
+	N, Denom      int
+	Flag          string
+	Int           bool
+	NoCI          bool
+	Digits        int // decimals text renderers print (0 = default 4)
+}
+
+func nanFigure() figure { return figure{Value: math.NaN(), Lo: math.NaN(), Hi: math.NaN()} }
+
+// cell turns a figure into a report cell for metric d (whose threshold and
+// pass/fail it carries). Undefined numbers are left nil, never NaN, so the
+// JSON stays valid.
+func (f figure) cell(d metrics.Descriptor, name, stratum, run string) report.Cell {
+	c := report.Cell{Metric: name, Stratum: stratum, Run: run, N: report.I(f.N), Denom: report.I(f.Denom), Flag: f.Flag, Int: f.Int, Digits: f.Digits}
+	if !math.IsNaN(f.Value) {
+		c.Value = report.F(f.Value)
+	}
+	if !f.NoCI && !math.IsNaN(f.Lo) && !math.IsNaN(f.Hi) {
+		c.CILow, c.CIHigh = report.F(f.Lo), report.F(f.Hi)
+	}
+	if d.Threshold != nil {
+		c.Threshold = thresholdText(*d.Threshold)
+		if c.Value != nil {
+			c.Pass = report.B(d.Threshold.Pass(*c.Value))
+		}
+	}
+	return c
+}
+
+// thresholdText renders a threshold as "≥ 0.90" / "≤ 0.10".
+func thresholdText(t metrics.Threshold) string {
+	op := "≥"
+	if t.Op == "<=" {
+		op = "≤"
+	}
+	return op + " " + strconv.FormatFloat(t.Value, 'f', 2, 64)
+}
+
+// view is a Set restricted to the selected runs, with its strata and the
+// per-item value columns extracted once.
+type view struct {
+	set    *itemscore.Set
+	opt    Options
+	runs   []*itemscore.RunScores
+	strata []stratum
+	// metrics are the per-item metrics of the Set in registry order, except
+	// the refusal indicators tp/fp/fn which only feed refusal P/R/F1.
+	metrics []metrics.Descriptor
+	// cols[r][m][i] is run r's value of metrics[m] on unit i, NaN when the
+	// key is absent (metric not applicable).
+	cols [][][]float64
+}
+
+func newView(set *itemscore.Set, opt Options) *view {
+	v := &view{set: set, opt: opt}
+	for i := range set.Runs {
+		if len(opt.Runs) == 0 || slices.Contains(opt.Runs, set.Runs[i].Run) {
+			v.runs = append(v.runs, &set.Runs[i])
+		}
+	}
+	v.strata = buildStrata(set.Units, opt.Strata)
+	v.metrics = append(v.metrics, set.Metrics...)
+	v.cols = make([][][]float64, len(v.runs))
+	for r, rs := range v.runs {
+		v.cols[r] = make([][]float64, len(v.metrics))
+		for m, d := range v.metrics {
+			col := make([]float64, len(set.Units))
+			for i := range col {
+				col[i] = math.NaN()
+				if i < len(rs.Items) {
+					if x, ok := rs.Items[i].Values[d.Name]; ok && !math.IsNaN(x) {
+						col[i] = x
+					}
+				}
+			}
+			v.cols[r][m] = col
+		}
+	}
+	return v
+}
+
+func (v *view) runNames() []string {
+	out := make([]string, len(v.runs))
+	for i, r := range v.runs {
+		out[i] = r.Run
+	}
+	return out
+}
+
+func (v *view) metricIndex(name string) int {
+	for i, d := range v.metrics {
+		if d.Name == name {
+			return i
+		}
+	}
+	return -1
+}
+
+// item returns run r's score of unit i (a missing one when the run's slice
+// is short, which a well-formed Set never is).
+func (v *view) item(r, i int) itemscore.ItemScore {
+	if i < len(v.runs[r].Items) {
+		return v.runs[r].Items[i]
+	}
+	return itemscore.ItemScore{Missing: true}
+}
+
+// parallel runs f(0..n-1) on GOMAXPROCS goroutines. f must write only its
+// own result slot, so the outcome does not depend on scheduling.
+func parallel(n int, f func(j int)) {
+	workers := min(runtime.GOMAXPROCS(0), n)
+	if workers <= 1 {
+		for j := range n {
+			f(j)
+		}
+		return
+	}
+	var wg sync.WaitGroup
+	next := make(chan int)
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for j := range next {
+				f(j)
+			}
+		}()
+	}
+	for j := range n {
+		next <- j
+	}
+	close(next)
+	wg.Wait()
+}
+
+// means computes, for every run, stratum and per-item metric, the mean over
+// the units where the metric applies, with n, denominator, interval and
+// flags: out[r][s][m].
+//
+// Metrics that apply to exactly the same units of a stratum share one
+// stream of bootstrap draws (stats.BootstrapMeanCIs); a column's interval is
+// the same as it would be alone.
+func (v *view) means() [][][]figure {
+	out := make([][][]figure, len(v.runs))
+	for r := range out {
+		out[r] = make([][]figure, len(v.strata))
+	}
+	parallel(len(v.runs)*len(v.strata), func(j int) {
+		r, s := j/len(v.strata), j%len(v.strata)
+		out[r][s] = v.stratumMeans(r, v.strata[s])
+	})
+	return out
+}
+
+func (v *view) stratumMeans(r int, s stratum) []figure {
+	figs := make([]figure, len(v.metrics))
+	type group struct {
+		idx     []int
+		metrics []int
+	}
+	var groups []*group
+	byHash := map[uint64][]*group{}
+	for m := range v.metrics {
+		col := v.cols[r][m]
+		var idx []int
+		for _, i := range s.Idx {
+			if !math.IsNaN(col[i]) {
+				idx = append(idx, i)
+			}
+		}
+		h := fnv.New64a()
+		for _, i := range idx {
+			var b [8]byte
+			for k := range 8 {
+				b[k] = byte(uint64(i) >> (8 * k))
+			}
+			h.Write(b[:])
+		}
+		key := h.Sum64() ^ uint64(len(idx))
+		var g *group
+		for _, c := range byHash[key] {
+			if slices.Equal(c.idx, idx) {
+				g = c
+				break
+			}
+		}
+		if g == nil {
+			g = &group{idx: idx}
+			byHash[key] = append(byHash[key], g)
+			groups = append(groups, g)
+		}
+		g.metrics = append(g.metrics, m)
+	}
+	for _, g := range groups {
+		cols := make([][]float64, len(g.metrics))
+		for k, m := range g.metrics {
+			c := make([]float64, len(g.idx))
+			for j, i := range g.idx {
+				c[j] = v.cols[r][m][i]
+			}
+			cols[k] = c
+		}
+		cis := stats.BootstrapMeanCIs(cols, v.opt.Bootstrap, v.opt.Level, v.opt.Seed)
+		n := 0
+		for _, i := range g.idx {
+			if !v.item(r, i).Missing {
+				n++
+			}
+		}
+		for k, m := range g.metrics {
+			f := figure{Value: stats.Mean(cols[k]), Lo: cis[k].Low, Hi: cis[k].High, N: n, Denom: len(g.idx)}
+			f.Flag = v.flags(r, v.metrics[m], g.idx)
+			figs[m] = f
+		}
+	}
+	return figs
+}
+
+// flags summarises the per-item conditions a reviewer must see beside a
+// figure (itemscore.FlagFor decides per item): "unjudged: k items" (seed
+// 003: a figure computed over unjudged candidates is marked, never silently
+// treated as 0), "unresolved judgments: k items" (nDCG over graded
+// judgments that did not resolve) and, for retrieval and safety metrics,
+// "ambiguous gold: k items". Missing items carry no flag (they are listed as
+// missing).
+func (v *view) flags(r int, d metrics.Descriptor, idx []int) string {
+	unjudged, unresolved, ambiguous := 0, 0, 0
+	for _, i := range idx {
+		it := v.item(r, i)
+		if it.Missing {
+			continue
+		}
+		switch flagFor(d.Name, it) {
+		case "unjudged":
+			unjudged++
+		case "unresolved-judgment":
+			unresolved++
+		}
+		if (d.Group == metrics.GroupRetrieval || d.Group == metrics.GroupSafety) && slices.Contains(it.Flags, "ambiguous-gold") {
+			ambiguous++
+		}
+	}
+	var parts []string
+	if unjudged > 0 {
+		parts = append(parts, "unjudged: "+plural(unjudged, "item"))
+	}
+	if unresolved > 0 {
+		parts = append(parts, "unresolved judgments: "+plural(unresolved, "item"))
+	}
+	if ambiguous > 0 {
+		parts = append(parts, "ambiguous gold: "+plural(ambiguous, "item"))
+	}
+	return strings.Join(parts, "; ")
+}
+
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}
+
+// refusalCounts sums the per-item refusal indicators of run r over the
+// units of idx that carry them.
+type refusalCounts struct {
+	idx        []int // units with the indicators
+	tp, fp, fn []float64
+	n          int // of idx, units with a result
+}
+
+func (v *view) refusal(r int, s stratum) (refusalCounts, bool) {
+	var rc refusalCounts
+	rs := v.runs[r]
+	for _, i := range s.Idx {
+		if i >= len(rs.Items) {
+			continue
+		}
+		it := rs.Items[i]
+		tp, ok1 := it.Values["refusal.tp"]
+		fp, ok2 := it.Values["refusal.fp"]
+		fn, ok3 := it.Values["refusal.fn"]
+		if !ok1 && !ok2 && !ok3 {
+			continue
+		}
+		rc.idx = append(rc.idx, i)
+		rc.tp = append(rc.tp, tp)
+		rc.fp = append(rc.fp, fp)
+		rc.fn = append(rc.fn, fn)
+		if !it.Missing {
+			rc.n++
+		}
+	}
+	return rc, len(rc.idx) > 0 || v.hasRefusal()
+}
+
+func (v *view) hasRefusal() bool {
+	for _, d := range v.metrics {
+		if d.Name == "refusal.tp" {
+			return true
+		}
+	}
+	return false
+}
+
+// prf returns precision, recall and F1 over the items sel of rc (all items
+// when sel is nil), positive class = should refuse:
+//
+//	P = Σtp/(Σtp+Σfp), R = Σtp/(Σtp+Σfn), F1 = 2Σtp/(2Σtp+Σfp+Σfn)
+func (rc refusalCounts) prf(sel []int) (p, r, f1 float64) {
+	var tp, fp, fn float64
+	if sel == nil {
+		for j := range rc.tp {
+			tp, fp, fn = tp+rc.tp[j], fp+rc.fp[j], fn+rc.fn[j]
+		}
+	} else {
+		for _, j := range sel {
+			tp, fp, fn = tp+rc.tp[j], fp+rc.fp[j], fn+rc.fn[j]
+		}
+	}
+	ratio := func(a, b float64) float64 {
+		if b == 0 {
+			return math.NaN()
+		}
+		return a / b
+	}
+	return ratio(tp, tp+fp), ratio(tp, tp+fn), ratio(2*tp, 2*tp+fp+fn)
+}
+
+func (rc refusalCounts) sums() (tp, fp, fn int) {
+	for j := range rc.tp {
+		tp += int(rc.tp[j])
+		fp += int(rc.fp[j])
+		fn += int(rc.fn[j])
+	}
+	return
+}
+
+// refusalFigures returns precision, recall and F1 with percentile bootstrap
+// intervals (resampling the stratum's units; replicates where a ratio is
+// undefined are dropped, see stats.PercentileInterval).
+func (v *view) refusalFigures(rc refusalCounts) [3]figure {
+	p, r, f1 := rc.prf(nil)
+	vals := [3]float64{p, r, f1}
+	var out [3]figure
+	for k := range out {
+		reps := stats.BootstrapReplicates(len(rc.idx), v.opt.Bootstrap, v.opt.Seed, func(idx []int) float64 {
+			p, r, f1 := rc.prf(idx)
+			return [3]float64{p, r, f1}[k]
+		})
+		lo, hi := stats.PercentileInterval(reps, v.opt.Level)
+		out[k] = figure{Value: vals[k], Lo: lo, Hi: hi, N: rc.n, Denom: len(rc.idx)}
+	}
+	return out
+}
+
+// costValues returns run r's values of one cost field over the units of s
+// that carry it.
+func (v *view) costValues(r int, s stratum, field string) []float64 {
+	var out []float64
+	for _, i := range s.Idx {
+		it := v.item(r, i)
+		switch field {
+		case "latency_ms":
+			if it.LatencyMS != nil {
+				out = append(out, *it.LatencyMS)
+			}
+		case "tokens.input":
+			if it.InputTokens != nil {
+				out = append(out, float64(*it.InputTokens))
+			}
+		case "tokens.output":
+			if it.OutputTokens != nil {
+				out = append(out, float64(*it.OutputTokens))
+			}
+		case "cost_usd":
+			if it.CostUSD != nil {
+				out = append(out, *it.CostUSD)
+			}
+		}
+	}
+	return out
+}
+
+// costFields are the cost figures, in registry order.
+var costFields = []string{"latency_ms", "tokens.input", "tokens.output", "cost_usd"}
+
+func (v *view) hasCost(field string) bool {
+	for r := range v.runs {
+		if len(v.costValues(r, v.strata[0], field)) > 0 {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,397 @@
+package score
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+
+	"eval752/app/itemscore"
+	"eval752/app/metrics"
+	"eval752/app/report"
+	"eval752/app/stats"
+	"eval752/app/version"
+)
+
+// smallN is the number of paired units below which the percentile
+// bootstrap interval of a difference is flagged: with a handful of units it
+// collapses onto the few values a resample can take.
+const smallN = 10
+
+// descriptiveBinary are binary metrics that describe behaviour rather than
+// correctness (refusing an answerable item is not "right"): they get a paired
+// difference but no McNemar test and no disagreement rows.
+var descriptiveBinary = []string{"refusal.detected"}
+
+// pairFig is one paired comparison of a metric on one stratum.
+type pairFig struct {
+	A, B          figure // each run's mean over the paired units, with its own CI
+	Diff          figure // B − A, paired bootstrap CI
+	Win, Tie, Los int    // B better / equal / worse than A, per unit
+	McNemar       *stats.McNemarResult
+	OnlyOne       int // units where only one run has the metric (not paired)
+}
+
+// verdict is benchstat's "~" when the interval of B − A contains 0 (or, for
+// a binary metric, McNemar's p ≥ alpha), else which way B moved (oriented by
+// HigherIsBetter).
+func (p pairFig) verdict(d metrics.Descriptor, alpha float64) string {
+	if p.Diff.Denom == 0 || math.IsNaN(p.Diff.Lo) || math.IsNaN(p.Diff.Hi) {
+		return "n/a"
+	}
+	if p.Diff.Lo <= 0 && 0 <= p.Diff.Hi {
+		return "~"
+	}
+	if p.McNemar != nil && !(p.McNemar.P < alpha) {
+		return "~" // the bootstrap interval excludes 0 but the exact test does not reject
+	}
+	if (p.Diff.Value > 0) == d.HigherIsBetter {
+		return "B better"
+	}
+	return "B worse"
+}
+
+// Compare is the paired comparison of runs runA and runB on the same units:
+// for every metric both runs have, per stratum, each run's mean, the mean
+// difference B − A with its paired bootstrap interval (item indices resampled
+// once per replicate for both runs), win/tie/loss counts, and for binary
+// metrics McNemar's test on the discordant pairs; refusal P/R/F1 and cost
+// means are compared the same way. It never compares two independent
+// proportions. A per-item table lists the units where one run is right and
+// the other wrong on a binary metric.
+//
+// Units where a metric applies to only one of the runs are left out of
+// that metric's pairs (and counted in a note). Report.Inputs is left to the
+// caller, as for Score.
+func Compare(set *itemscore.Set, runA, runB string, opt Options) (*report.Report, error) {
+	opt = opt.normalized()
+	ia := slices.IndexFunc(set.Runs, func(r itemscore.RunScores) bool { return r.Run == runA })
+	ib := slices.IndexFunc(set.Runs, func(r itemscore.RunScores) bool { return r.Run == runB })
+	switch {
+	case ia < 0:
+		return nil, fmt.Errorf("no run named %q", runA)
+	case ib < 0:
+		return nil, fmt.Errorf("no run named %q", runB)
+	case ia == ib:
+		return nil, fmt.Errorf("run %q compared with itself", runA)
+	}
+	opt.Runs = []string{runA, runB}
+	v := newView(set, opt)
+	if v.runs[0].Run != runA { // newView keeps Set order; put A first
+		v.runs[0], v.runs[1] = v.runs[1], v.runs[0]
+		v.cols[0], v.cols[1] = v.cols[1], v.cols[0]
+	}
+
+	rep := &report.Report{
+		Kind:   "compare",
+		Title:  fmt.Sprintf("eval752 paired comparison: %s (B) vs %s (A)", runB, runA),
+		Tool:   report.Tool{Name: version.Name, Version: version.Version},
+		Config: append(append(opt.config([]string{runA, runB}), report.KV{Key: "compare", Value: "B − A with B = " + runB + ", A = " + runA}), set.Config...),
+	}
+	rows := v.pairRows()
+
+	sum := report.Section{ID: "summary", Title: "Summary"}
+	missA, missB, both := 0, 0, 0
+	for i := range set.Units {
+		ma, mb := v.item(0, i).Missing, v.item(1, i).Missing
+		if ma {
+			missA++
+		}
+		if mb {
+			missB++
+		}
+		if !ma && !mb {
+			both++
+		}
+	}
+	sum.Text = append(sum.Text,
+		fmt.Sprintf("A = %s, B = %s, %d annotated units (%d with results from both; %d missing in A, %d missing in B — a missing result scores the worst value, as in the score report).", runA, runB, len(set.Units), both, missA, missB),
+		fmt.Sprintf("Δ = B − A over the units where the metric applies to both runs. The interval is a paired percentile bootstrap (%d resamples of units, seed %d, %g%%): each replicate resamples unit indices once and applies them to both runs, so per-item correlation is kept. Binary metrics also get McNemar's test on the discordant units (b = A right & B wrong, c = A wrong & B right; exact binomial when b + c < %d, else χ² with continuity correction). \"~\" marks a difference whose interval contains 0 (not significant). Two independent proportions are never compared.",
+			opt.Bootstrap, opt.Seed, opt.Level*100, stats.ExactMcNemarBelow))
+	rep.Sections = append(rep.Sections, sum)
+
+	keys := append([]string{""}, strataKeys(v.strata)...)
+	for _, g := range groupOrder {
+		var gr []pairRow
+		for _, pr := range rows {
+			if pr.Desc.Group == g {
+				gr = append(gr, pr)
+			}
+		}
+		if len(gr) == 0 {
+			continue
+		}
+		sec := report.Section{ID: "compare." + string(g), Title: groupTitle[g]}
+		for _, key := range keys {
+			sec.Tables = append(sec.Tables, v.pairTable(g, key, gr, runA, runB))
+		}
+		for _, pr := range gr {
+			if n := pr.Fig(0).OnlyOne; n > 0 {
+				sec.Notes = append(sec.Notes, fmt.Sprintf("%s: %s scored by only one of the runs, left out of the pairs", pr.Label, plural(n, "unit")))
+			}
+		}
+		rep.Sections = append(rep.Sections, sec)
+	}
+	rep.Sections = append(rep.Sections, v.disagreementSection(runA, runB))
+	rep.Items = v.itemDetails()
+	return rep, nil
+}
+
+// pairRow is one compared figure: label, descriptor and its paired figure
+// per stratum.
+type pairRow struct {
+	Label string
+	Desc  metrics.Descriptor
+	Fig   func(s int) pairFig
+}
+
+func (v *view) pairRows() []pairRow {
+	var rows []pairRow
+	// Per-item metrics both runs have.
+	for m, d := range v.metrics {
+		if slices.Contains(indicatorOnly, d.Name) {
+			continue
+		}
+		figs := make([]pairFig, len(v.strata))
+		present := false
+		parallel(len(v.strata), func(s int) {
+			figs[s] = v.pairMean(v.strata[s], d, v.cols[0][m], v.cols[1][m])
+		})
+		for _, f := range figs {
+			present = present || f.Diff.Denom > 0
+		}
+		if !present {
+			continue
+		}
+		rows = append(rows, pairRow{Label: d.Name, Desc: d, Fig: func(s int) pairFig { return figs[s] }})
+	}
+	// Refusal P/R/F1: both runs' indicators on the same units.
+	if v.hasRefusal() {
+		for k, name := range []string{"refusal.precision", "refusal.recall", "refusal.f1"} {
+			figs := make([]pairFig, len(v.strata))
+			parallel(len(v.strata), func(s int) { figs[s] = v.pairRefusal(v.strata[s], k) })
+			rows = append(rows, pairRow{Label: name, Desc: mustDesc(name), Fig: func(s int) pairFig { return figs[s] }})
+		}
+	}
+	// Cost means.
+	for _, field := range costFields {
+		if !v.hasCost(field) {
+			continue
+		}
+		d := mustDesc(field)
+		figs := make([]pairFig, len(v.strata))
+		colA, colB := v.costColumn(0, field), v.costColumn(1, field)
+		for s := range v.strata {
+			figs[s] = v.pairMean(v.strata[s], d, colA, colB)
+		}
+		if figs[0].Diff.Denom == 0 {
+			continue // only one run carries the field: nothing to pair
+		}
+		rows = append(rows, pairRow{Label: field + " (mean)", Desc: d, Fig: func(s int) pairFig { return figs[s] }})
+	}
+	return rows
+}
+
+// costColumn is run r's cost field per unit, NaN when absent.
+func (v *view) costColumn(r int, field string) []float64 {
+	col := make([]float64, len(v.set.Units))
+	for i := range col {
+		col[i] = math.NaN()
+		one := stratum{Idx: []int{i}}
+		if x := v.costValues(r, one, field); len(x) == 1 {
+			col[i] = x[0]
+		}
+	}
+	return col
+}
+
+// pairMean compares the means of two runs' columns over the units of s
+// where both have a value.
+func (v *view) pairMean(s stratum, d metrics.Descriptor, colA, colB []float64) pairFig {
+	var pf pairFig
+	var idx []int
+	for _, i := range s.Idx {
+		na, nb := math.IsNaN(colA[i]), math.IsNaN(colB[i])
+		switch {
+		case !na && !nb:
+			idx = append(idx, i)
+		case na != nb:
+			pf.OnlyOne++
+		}
+	}
+	a := make([]float64, len(idx))
+	b := make([]float64, len(idx))
+	n := 0
+	for j, i := range idx {
+		a[j], b[j] = colA[i], colB[i]
+		if !v.item(0, i).Missing && !v.item(1, i).Missing {
+			n++
+		}
+	}
+	o := v.opt
+	pf.A = figure{Value: stats.Mean(a), N: n, Denom: len(idx)}
+	pf.A.Lo, pf.A.Hi = stats.BootstrapCI(a, o.Bootstrap, o.Level, o.Seed)
+	pf.B = figure{Value: stats.Mean(b), N: n, Denom: len(idx)}
+	pf.B.Lo, pf.B.Hi = stats.BootstrapCI(b, o.Bootstrap, o.Level, o.Seed)
+	pf.Diff = figure{N: n, Denom: len(idx), Value: math.NaN(), Lo: math.NaN(), Hi: math.NaN()}
+	if len(idx) > 0 {
+		pf.Diff.Value, pf.Diff.Lo, pf.Diff.Hi = stats.PairedBootstrapCI(b, a, o.Bootstrap, o.Level, o.Seed)
+	}
+	pf.Win, pf.Tie, pf.Los = stats.WinTieLoss(b, a, d.HigherIsBetter)
+	if d.Binary && !slices.Contains(descriptiveBinary, d.Name) {
+		// "Right" is the better of the two values: 1, or 0 when lower is
+		// better (false_recall@k).
+		right := func(x float64) bool { return (x == 1) == d.HigherIsBetter }
+		bb, cc := 0, 0
+		for j := range a {
+			switch {
+			case right(a[j]) && !right(b[j]):
+				bb++
+			case !right(a[j]) && right(b[j]):
+				cc++
+			}
+		}
+		mc := stats.McNemar(bb, cc)
+		pf.McNemar = &mc
+	}
+	return pf
+}
+
+// pairRefusal compares refusal precision (k=0), recall (1) or F1 (2) of the
+// two runs on the units of s that both scored, resampling units jointly.
+func (v *view) pairRefusal(s stratum, k int) pairFig {
+	ra, _ := v.refusal(0, s)
+	rb, _ := v.refusal(1, s)
+	// Keep the units both runs carry indicators for.
+	inB := map[int]int{}
+	for j, i := range rb.idx {
+		inB[i] = j
+	}
+	var ca, cb refusalCounts
+	onlyOne := len(ra.idx) + len(rb.idx)
+	for ja, i := range ra.idx {
+		jb, ok := inB[i]
+		if !ok {
+			continue
+		}
+		onlyOne -= 2
+		ca.idx, cb.idx = append(ca.idx, i), append(cb.idx, i)
+		ca.tp, ca.fp, ca.fn = append(ca.tp, ra.tp[ja]), append(ca.fp, ra.fp[ja]), append(ca.fn, ra.fn[ja])
+		cb.tp, cb.fp, cb.fn = append(cb.tp, rb.tp[jb]), append(cb.fp, rb.fp[jb]), append(cb.fn, rb.fn[jb])
+		if !v.item(0, i).Missing && !v.item(1, i).Missing {
+			ca.n++
+		}
+	}
+	cb.n = ca.n
+	pick := func(rc refusalCounts, sel []int) float64 {
+		p, r, f := rc.prf(sel)
+		return [3]float64{p, r, f}[k]
+	}
+	fa, fb := v.refusalFigures(ca)[k], v.refusalFigures(cb)[k]
+	pf := pairFig{A: fa, B: fb, OnlyOne: onlyOne}
+	pf.Diff = figure{Value: pick(cb, nil) - pick(ca, nil), N: ca.n, Denom: len(ca.idx)}
+	reps := stats.BootstrapReplicates(len(ca.idx), v.opt.Bootstrap, v.opt.Seed, func(idx []int) float64 {
+		return pick(cb, idx) - pick(ca, idx)
+	})
+	pf.Diff.Lo, pf.Diff.Hi = stats.PercentileInterval(reps, v.opt.Level)
+	pf.Win, pf.Tie, pf.Los = -1, -1, -1 // not per-item figures
+	return pf
+}
+
+func (v *view) pairTable(g metrics.Group, key string, rows []pairRow, runA, runB string) report.Table {
+	var ss []int
+	for s, st := range v.strata {
+		if st.Key == key {
+			ss = append(ss, s)
+		}
+	}
+	title := groupTitle[g] + " — all units"
+	if key != "" {
+		title = groupTitle[g] + " — by " + key
+	}
+	t := report.Table{ID: "compare." + string(g) + "." + cmpOr(key, "all"), Title: title, Chart: true}
+	t.Columns = []report.Column{{Key: "metric", Label: "metric"}}
+	if key != "" {
+		t.Columns = append(t.Columns, report.Column{Key: "stratum", Label: key})
+	}
+	t.Columns = append(t.Columns,
+		report.Column{Key: "a", Label: "A " + runA, Help: "mean of run A over the paired units [CI]"},
+		report.Column{Key: "b", Label: "B " + runB, Help: "mean of run B over the paired units [CI]"},
+		report.Column{Key: "diff", Label: "Δ B−A", Help: "mean paired difference with its paired bootstrap CI; n = units answered by both / paired units"},
+		report.Column{Key: "wtl", Label: "B win/tie/loss", Help: "units where B is better / equal / worse than A"},
+		report.Column{Key: "b_count", Label: "b (A✓ B✗)", Help: "McNemar: units where A is right and B wrong"},
+		report.Column{Key: "c_count", Label: "c (A✗ B✓)", Help: "McNemar: units where A is wrong and B right"},
+		report.Column{Key: "p", Label: "McNemar p", Help: "two-sided; exact binomial when b + c < 25, else χ² with continuity correction"},
+		report.Column{Key: "verdict", Label: "verdict", Help: "\"~\": the CI of Δ contains 0 (not significant)"},
+	)
+	for _, pr := range rows {
+		for _, s := range ss {
+			pf := pr.Fig(s)
+			label := v.strata[s].Label
+			row := []report.Cell{{Text: pr.Label}}
+			if key != "" {
+				row = append(row, report.Cell{Text: v.strata[s].Value})
+			}
+			diff := pf.Diff.cell(metrics.Descriptor{}, pr.Desc.Name, label, runB+" − "+runA)
+			if pf.Diff.Denom > 0 && pf.Diff.Denom < smallN {
+				diff.Flag = fmt.Sprintf("n<%d: interval unreliable", smallN)
+			}
+			row = append(row,
+				pf.A.cell(pr.Desc, pr.Desc.Name, label, runA),
+				pf.B.cell(pr.Desc, pr.Desc.Name, label, runB),
+				diff,
+			)
+			if pf.Win >= 0 {
+				row = append(row, report.Cell{Text: strconv.Itoa(pf.Win) + "/" + strconv.Itoa(pf.Tie) + "/" + strconv.Itoa(pf.Los)})
+			} else {
+				row = append(row, report.Cell{Text: "—"})
+			}
+			if mc := pf.McNemar; mc != nil && pf.Diff.Denom > 0 {
+				test := "χ²"
+				if mc.Exact {
+					test = "exact"
+				}
+				row = append(row, intCell(mc.B), intCell(mc.C), report.Cell{Value: report.F(mc.P), Flag: test})
+			} else {
+				row = append(row, report.Cell{Text: "—"}, report.Cell{Text: "—"}, report.Cell{Text: "—"})
+			}
+			row = append(row, report.Cell{Text: pf.verdict(pr.Desc, 1-v.opt.Level)})
+			t.Rows = append(t.Rows, row)
+		}
+	}
+	return t
+}
+
+// disagreementSection lists, for every binary metric, the units where one
+// run is right (1) and the other wrong (0): the discordant pairs McNemar's
+// test counts, for the reviewer to read.
+func (v *view) disagreementSection(runA, runB string) report.Section {
+	sec := report.Section{ID: "disagreements", Title: "Items where the runs disagree"}
+	t := report.Table{ID: "disagreements.items", Title: "Discordant units on binary metrics", Columns: []report.Column{
+		{Key: "metric", Label: "metric"}, {Key: "item", Label: "item"}, {Key: "location", Label: "location"},
+		{Key: "a", Label: "A " + runA}, {Key: "b", Label: "B " + runB}, {Key: "better", Label: "better"},
+	}}
+	for m, d := range v.metrics {
+		if !d.Binary || slices.Contains(indicatorOnly, d.Name) || slices.Contains(descriptiveBinary, d.Name) {
+			continue
+		}
+		for i, u := range v.set.Units {
+			a, b := v.cols[0][m][i], v.cols[1][m][i]
+			if math.IsNaN(a) || math.IsNaN(b) || a == b {
+				continue
+			}
+			better := runA
+			if (b > a) == d.HigherIsBetter {
+				better = runB
+			}
+			t.Rows = append(t.Rows, []report.Cell{{Text: d.Name}, {Text: u.ID}, {Text: loc(u)},
+				{Value: report.F(a), Int: true}, {Value: report.F(b), Int: true}, {Text: better}})
+		}
+	}
+	if len(t.Rows) == 0 {
+		sec.Text = append(sec.Text, "The runs agree on every unit for every binary metric.")
+	} else {
+		sec.Tables = append(sec.Tables, t)
+	}
+	return sec
+}

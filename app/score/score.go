@@ -1,0 +1,482 @@
+package score
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+
+	"eval752/app/itemscore"
+	"eval752/app/metrics"
+	"eval752/app/report"
+	"eval752/app/stats"
+	"eval752/app/version"
+)
+
+// groupOrder is the order of metric sections; groupTitle their headings.
+var groupOrder = []metrics.Group{metrics.GroupRetrieval, metrics.GroupSafety, metrics.GroupAnswer, metrics.GroupRefusal, metrics.GroupCost}
+
+var groupTitle = map[metrics.Group]string{
+	metrics.GroupRetrieval: "Retrieval",
+	metrics.GroupSafety:    "Retrieval safety",
+	metrics.GroupAnswer:    "Answers",
+	metrics.GroupRefusal:   "Refusal (positive class: should refuse)",
+	metrics.GroupCost:      "Latency, tokens and cost",
+}
+
+// headlineNames are shown in the summary even without a threshold (seed 000
+// §4 asks to report MRR and nDCG@10; answer.correct is the primary answer
+// figure).
+var headlineNames = []string{"answer.correct", "mrr", "mrr@10", "ndcg@10", "recall@10", "latency_ms p95"}
+
+// indicatorOnly are per-item metrics shown only through aggregates.
+var indicatorOnly = []string{"refusal.tp", "refusal.fp", "refusal.fn"}
+
+// rowDef is one figure row of the metric tables: a label and how to get
+// its figure for run r and stratum s.
+type rowDef struct {
+	Label    string // "ndcg@10", "latency_ms p95", "refusal.tp (sum)"
+	Desc     metrics.Descriptor
+	Headline bool
+	Chart    bool // a rate that belongs in a bar chart
+	Fig      func(r, s int) figure
+}
+
+// Score aggregates set into the score report: a summary (runs and headline
+// figures with thresholds), one section per metric group with one table per
+// stratum key (rows: metric × stratum value, columns: runs), missing items,
+// what each stratum can resolve, the unjudged-candidate policy, the gold
+// resolution table and ambiguity list, and the per-item details for the item
+// browser.
+//
+// Report.Inputs is left empty: the caller (CLI, engine) fills it from
+// dataset.Dataset.Inputs, which the Set does not carry.
+func Score(set *itemscore.Set, opt Options) *report.Report {
+	opt = opt.normalized()
+	v := newView(set, opt)
+	rep := &report.Report{
+		Kind:   "score",
+		Title:  "eval752 scores",
+		Tool:   report.Tool{Name: version.Name, Version: version.Version},
+		Config: append(opt.config(v.runNames()), set.Config...),
+	}
+	rows := v.rowDefs()
+
+	rep.Sections = append(rep.Sections, v.summarySection(rows))
+	for _, g := range groupOrder {
+		var gr []rowDef
+		for _, rd := range rows {
+			if rd.Desc.Group == g {
+				gr = append(gr, rd)
+			}
+		}
+		if len(gr) == 0 {
+			continue
+		}
+		rep.Sections = append(rep.Sections, v.groupSection(g, gr))
+	}
+	rep.Sections = append(rep.Sections, v.missingSection(), v.powerSection(), v.unjudgedSection(), resolutionSection(set, v.runNames()))
+	rep.Items = v.itemDetails()
+	return rep
+}
+
+// rowDefs lists every figure row in registry order: per-item metric means,
+// refusal precision / recall / F1 and indicator sums, and cost figures.
+func (v *view) rowDefs() []rowDef {
+	means := v.means()
+	var rows []rowDef
+	for m, d := range v.metrics {
+		if slices.Contains(indicatorOnly, d.Name) {
+			continue
+		}
+		rows = append(rows, rowDef{
+			Label: d.Name, Desc: d, Chart: true,
+			Headline: d.Threshold != nil || slices.Contains(headlineNames, d.Name),
+			Fig:      func(r, s int) figure { return means[r][s][m] },
+		})
+	}
+	if v.hasRefusal() {
+		ref := make([][][3]figure, len(v.runs))
+		cnt := make([][]refusalCounts, len(v.runs))
+		for r := range ref {
+			ref[r] = make([][3]figure, len(v.strata))
+			cnt[r] = make([]refusalCounts, len(v.strata))
+		}
+		parallel(len(v.runs)*len(v.strata), func(j int) {
+			r, s := j/len(v.strata), j%len(v.strata)
+			rc, _ := v.refusal(r, v.strata[s])
+			cnt[r][s] = rc
+			ref[r][s] = v.refusalFigures(rc)
+		})
+		for k, name := range []string{"refusal.precision", "refusal.recall", "refusal.f1"} {
+			d := mustDesc(name)
+			rows = append(rows, rowDef{
+				Label: name, Desc: d, Chart: true,
+				Headline: d.Threshold != nil,
+				Fig:      func(r, s int) figure { return ref[r][s][k] },
+			})
+		}
+		for k, name := range indicatorOnly {
+			d := mustDesc(name)
+			rows = append(rows, rowDef{
+				Label: name + " (sum)", Desc: d,
+				Fig: func(r, s int) figure {
+					rc := cnt[r][s]
+					tp, fp, fn := rc.sums()
+					return figure{Value: float64([3]int{tp, fp, fn}[k]), Lo: math.NaN(), Hi: math.NaN(), N: rc.n, Denom: len(rc.idx), Int: true, NoCI: true}
+				},
+			})
+		}
+	}
+	for _, field := range costFields {
+		if !v.hasCost(field) {
+			continue
+		}
+		d := mustDesc(field)
+		fig := func(r, s int, stat func(x []float64, f *figure)) figure {
+			x := v.costValues(r, v.strata[s], field)
+			f := figure{Value: math.NaN(), Lo: math.NaN(), Hi: math.NaN(), N: len(x), Denom: len(v.strata[s].Idx)}
+			stat(x, &f)
+			return f
+		}
+		if field == "latency_ms" {
+			for _, q := range []struct {
+				label string
+				p     float64
+			}{{"p50", 0.50}, {"p95", 0.95}} {
+				label := field + " " + q.label
+				rows = append(rows, rowDef{Label: label, Desc: d, Headline: slices.Contains(headlineNames, label), Fig: func(r, s int) figure {
+					return fig(r, s, func(x []float64, f *figure) { f.Value = stats.Quantile(x, q.p); f.NoCI = true; f.Digits = 1 })
+				}})
+			}
+			continue
+		}
+		isInt := field != "cost_usd"
+		rows = append(rows,
+			rowDef{Label: field + " (sum)", Desc: d, Fig: func(r, s int) figure {
+				return fig(r, s, func(x []float64, f *figure) {
+					if len(x) > 0 {
+						f.Value = sum(x)
+					}
+					f.Int, f.NoCI = isInt, true
+				})
+			}},
+			rowDef{Label: field + " (mean)", Desc: d, Fig: func(r, s int) figure {
+				return fig(r, s, func(x []float64, f *figure) {
+					f.Value = stats.Mean(x)
+					f.Lo, f.Hi = stats.BootstrapCI(x, v.opt.Bootstrap, v.opt.Level, v.opt.Seed)
+				})
+			}},
+		)
+	}
+	return rows
+}
+
+func sum(x []float64) float64 {
+	var s float64
+	for _, v := range x {
+		s += v
+	}
+	return s
+}
+
+// mustDesc returns the registry descriptor of an aggregate-only figure; a
+// name missing from the registry still gets a bare descriptor so that a
+// registry change cannot crash a report.
+func mustDesc(name string) metrics.Descriptor {
+	if d, err := metrics.Parse(name); err == nil {
+		return d
+	}
+	g := metrics.GroupCost
+	if strings.HasPrefix(name, "refusal.") {
+		g = metrics.GroupRefusal
+	}
+	return metrics.Descriptor{Name: name, Family: name, Group: g}
+}
+
+func (v *view) runColumns() []report.Column {
+	cols := make([]report.Column, len(v.runs))
+	for r, rs := range v.runs {
+		cols[r] = report.Column{Key: "run:" + rs.Run, Label: rs.Run, Help: "run " + rs.Run + ": value [95% CI] n=answered/denominator threshold pass/FAIL [flags]"}
+	}
+	return cols
+}
+
+func (v *view) summarySection(rows []rowDef) report.Section {
+	sec := report.Section{ID: "summary", Title: "Summary"}
+	var runs []string
+	for _, rs := range v.runs {
+		runs = append(runs, rs.Run)
+	}
+	sec.Text = append(sec.Text, fmt.Sprintf("%d annotated units, %d run(s): %s. Each figure: mean [%g%% percentile bootstrap CI, %d resamples over items, seed %d] n=units with a result / denominator = units of the stratum where the metric applies (a missing result scores the worst value).",
+		len(v.set.Units), len(v.runs), strings.Join(runs, ", "), v.opt.Level*100, v.opt.Bootstrap, v.opt.Seed))
+	for _, want := range v.opt.Runs {
+		if !slices.ContainsFunc(v.runs, func(rs *itemscore.RunScores) bool { return rs.Run == want }) {
+			sec.Notes = append(sec.Notes, fmt.Sprintf("run %q was requested but is not in the inputs", want))
+		}
+	}
+
+	overview := report.Table{ID: "summary.runs", Title: "Runs", Columns: []report.Column{
+		{Key: "run", Label: "run"},
+		{Key: "units", Label: "units", Help: "annotated units (the denominator of every \"all\" figure before applicability)"},
+		{Key: "results", Label: "with result"},
+		{Key: "missing", Label: "missing", Help: "units without a result: they count in every denominator and score the worst value"},
+		{Key: "unknown", Label: "unknown ids", Help: "result ids that match no unit (not scored)"},
+		{Key: "unjudged_items", Label: "items with unjudged", Help: "items with unjudged candidates within the scoring depth"},
+		{Key: "unjudged", Label: "unjudged candidates"},
+		{Key: "ambiguous", Label: "ambiguous-gold items"},
+	}}
+	for r, rs := range v.runs {
+		var res, miss, uitems, ucands, amb int
+		for i := range v.set.Units {
+			it := v.item(r, i)
+			if it.Missing {
+				miss++
+			} else {
+				res++
+			}
+			if it.Unjudged > 0 {
+				uitems++
+				ucands += it.Unjudged
+			}
+			if slices.Contains(it.Flags, "ambiguous-gold") {
+				amb++
+			}
+		}
+		overview.Rows = append(overview.Rows, []report.Cell{
+			{Text: rs.Run}, intCell(len(v.set.Units)), intCell(res), intCell(miss), intCell(len(rs.Unknown)),
+			intCell(uitems), intCell(ucands), intCell(amb),
+		})
+	}
+	sec.Tables = append(sec.Tables, overview)
+
+	head := report.Table{ID: "summary.headline", Title: "Headline figures (all units)", Chart: true,
+		Columns: append([]report.Column{{Key: "metric", Label: "metric"}, {Key: "threshold", Label: "target", Help: "seed 000 §4 / seed 003 §7 threshold"}}, v.runColumns()...)}
+	for _, rd := range rows {
+		if !rd.Headline {
+			continue
+		}
+		row := []report.Cell{{Text: rd.Label}, {Text: thresholdOf(rd.Desc)}}
+		for r, rs := range v.runs {
+			row = append(row, rd.Fig(r, 0).cell(rd.Desc, rd.Desc.Name, "all", rs.Run))
+		}
+		head.Rows = append(head.Rows, row)
+	}
+	if len(head.Rows) > 0 {
+		sec.Tables = append(sec.Tables, head)
+	}
+	return sec
+}
+
+func thresholdOf(d metrics.Descriptor) string {
+	if d.Threshold == nil {
+		return "report"
+	}
+	return thresholdText(*d.Threshold)
+}
+
+func intCell(n int) report.Cell { return report.Cell{Value: report.F(float64(n)), Int: true} }
+
+// groupSection builds one table per stratum key ("all" first): rows are
+// metric × stratum value (metric-major, so a metric's strata sit together),
+// columns are the runs.
+func (v *view) groupSection(g metrics.Group, rows []rowDef) report.Section {
+	sec := report.Section{ID: string(g), Title: groupTitle[g]}
+	if g == metrics.GroupRefusal {
+		sec.Text = append(sec.Text, "Precision = Σtp/(Σtp+Σfp), recall = Σtp/(Σtp+Σfn), F1 = 2PR/(P+R) over the stratum's units, should_refuse = positive class (seed 003 §7); intervals resample units. A missing result counts as not refusing.")
+	}
+	if g == metrics.GroupCost {
+		sec.Text = append(sec.Text, "Latency percentiles are nearest-rank (an observed latency) without an interval; n = units whose result carries the field.")
+	}
+	keys := append([]string{""}, strataKeys(v.strata)...)
+	for _, key := range keys {
+		var ss []int
+		for s, st := range v.strata {
+			if st.Key == key {
+				ss = append(ss, s)
+			}
+		}
+		t := report.Table{ID: string(g) + "." + cmpOr(key, "all"), Title: groupTitle[g] + " — " + cmpOr("by "+key, "all units")}
+		t.Columns = []report.Column{{Key: "metric", Label: "metric"}}
+		if key != "" {
+			t.Columns = append(t.Columns, report.Column{Key: "stratum", Label: key})
+		}
+		t.Columns = append(t.Columns, v.runColumns()...)
+		chart := false
+		for _, rd := range rows {
+			for _, s := range ss {
+				row := []report.Cell{{Text: rd.Label}}
+				if key != "" {
+					row = append(row, report.Cell{Text: v.strata[s].Value})
+				}
+				for r, rs := range v.runs {
+					row = append(row, rd.Fig(r, s).cell(rd.Desc, rd.Desc.Name, v.strata[s].Label, rs.Run))
+				}
+				t.Rows = append(t.Rows, row)
+			}
+			chart = chart || rd.Chart
+		}
+		t.Chart = chart
+		sec.Tables = append(sec.Tables, t)
+	}
+	// Definitions: the help, formula and source of every metric shown.
+	def := report.Table{ID: string(g) + ".definitions", Title: "Definitions", Columns: []report.Column{
+		{Key: "metric", Label: "metric"}, {Key: "target", Label: "target"}, {Key: "help", Label: "meaning"}, {Key: "formula", Label: "formula"}, {Key: "source", Label: "source"},
+	}}
+	seen := map[string]bool{}
+	for _, rd := range rows {
+		if seen[rd.Desc.Name] {
+			continue
+		}
+		seen[rd.Desc.Name] = true
+		def.Rows = append(def.Rows, []report.Cell{{Text: rd.Desc.Name}, {Text: thresholdOf(rd.Desc)}, {Text: rd.Desc.Help}, {Text: rd.Desc.Formula}, {Text: rd.Desc.Source}})
+	}
+	sec.Tables = append(sec.Tables, def)
+	return sec
+}
+
+func cmpOr(a, b string) string {
+	if a == "" || a == "by " {
+		return b
+	}
+	return a
+}
+
+func (v *view) missingSection() report.Section {
+	sec := report.Section{ID: "missing", Title: "Missing results"}
+	t := report.Table{ID: "missing.items", Title: "Units without a result (scored as the worst value, counted in every denominator)", Columns: []report.Column{
+		{Key: "run", Label: "run"}, {Key: "item", Label: "item"}, {Key: "location", Label: "location"},
+	}}
+	for r, rs := range v.runs {
+		for i, u := range v.set.Units {
+			if v.item(r, i).Missing {
+				t.Rows = append(t.Rows, []report.Cell{{Text: rs.Run}, {Text: u.ID}, {Text: loc(u)}})
+			}
+		}
+		if len(rs.Unknown) > 0 {
+			sec.Notes = append(sec.Notes, fmt.Sprintf("run %s: result ids matching no annotated unit (%d, not scored): %s", rs.Run, len(rs.Unknown), strings.Join(rs.Unknown, ", ")))
+		}
+	}
+	if len(t.Rows) == 0 {
+		sec.Text = append(sec.Text, "Every run has a result for every unit.")
+	} else {
+		sec.Tables = append(sec.Tables, t)
+	}
+	return sec
+}
+
+func loc(u itemscore.Unit) string {
+	if u.Loc.Line > 0 {
+		return u.Loc.Path + ":" + strconv.Itoa(u.Loc.Line)
+	}
+	return u.Loc.Path
+}
+
+// powerSection is the resolution table of seed 002: for each stratum, the
+// half-width of a 95 % interval of a proportion measured on its units —
+// the smallest difference between two independent figures it can show.
+// Paired comparisons (compare) do better, which is why they are used.
+func (v *view) powerSection() report.Section {
+	sec := report.Section{ID: "power", Title: "What each stratum can resolve"}
+	sec.Text = append(sec.Text, fmt.Sprintf("Half-width of a %g%% interval of a proportion on n independent units, z·√(p(1−p)/n): differences smaller than this between two strata or two unpaired figures are noise. Seed 002: n≈150, p≈0.8 gives ±0.064. Two runs on the same units are compared paired (see compare), which resolves much smaller differences.", v.opt.Level*100))
+	t := report.Table{ID: "power.halfwidth", Title: "Resolution by stratum", Columns: []report.Column{
+		{Key: "stratum", Label: "stratum"}, {Key: "units", Label: "units"},
+		{Key: "p50", Label: "± at p=0.5", Help: "worst case"}, {Key: "p80", Label: "± at p=0.8", Help: "seed 002's example"},
+	}}
+	for _, s := range v.strata {
+		row := []report.Cell{{Text: s.Label}, intCell(len(s.Idx))}
+		for _, p := range []float64{0.5, 0.8} {
+			h := stats.ProportionHalfWidth(p, len(s.Idx), v.opt.Level)
+			c := report.Cell{Digits: 3}
+			if !math.IsNaN(h) {
+				c.Value = report.F(h)
+			} else {
+				c.Text = "n/a"
+			}
+			row = append(row, c)
+		}
+		t.Rows = append(t.Rows, row)
+	}
+	sec.Tables = append(sec.Tables, t)
+	return sec
+}
+
+func (v *view) unjudgedSection() report.Section {
+	sec := report.Section{ID: "unjudged", Title: "Unjudged candidates"}
+	sec.Text = append(sec.Text,
+		"Policy (seed 003 §4.2, §7): a retrieved candidate without a judgment is never silently counted as irrelevant. The figures are still computed with unjudged candidates treated as non-relevant — the only choice that does not invent relevance — and every figure whose depth holds unjudged candidates is flagged \"unjudged: k items\"; judged@k shows how much of the top k was judged. Judge the flagged candidates (extend the pool) before trusting those figures.")
+	t := report.Table{ID: "unjudged.runs", Title: "Unjudged candidates within the scoring depth", Columns: []report.Column{
+		{Key: "run", Label: "run"}, {Key: "items", Label: "items with unjudged"}, {Key: "candidates", Label: "unjudged candidates"},
+	}}
+	any := false
+	for r, rs := range v.runs {
+		items, cands := 0, 0
+		for i := range v.set.Units {
+			if u := v.item(r, i).Unjudged; u > 0 {
+				items++
+				cands += u
+			}
+		}
+		any = any || items > 0
+		t.Rows = append(t.Rows, []report.Cell{{Text: rs.Run}, intCell(items), intCell(cands)})
+	}
+	if !any {
+		sec.Notes = append(sec.Notes, "No run retrieved an unjudged candidate within the scoring depth.")
+	}
+	sec.Tables = append(sec.Tables, t)
+	return sec
+}
+
+// resolutionSection shows which atoms each gold entry became in each run's
+// corpus (SPEC §4) and lists the ambiguous mappings for review.
+func resolutionSection(set *itemscore.Set, runs []string) report.Section {
+	sec := report.Section{ID: "resolution", Title: "Gold resolution"}
+	cols := []report.Column{{Key: "run", Label: "run"}, {Key: "item", Label: "item"}, {Key: "gold", Label: "gold"}, {Key: "atoms", Label: "atoms"}, {Key: "problem", Label: "problem"}}
+	mk := func(rows []itemscore.Resolved) [][]report.Cell {
+		var out [][]report.Cell
+		for _, r := range rows {
+			if len(runs) > 0 && r.Run != "" && !slices.Contains(runs, r.Run) {
+				continue
+			}
+			out = append(out, []report.Cell{{Text: r.Run}, {Text: r.ItemID}, {Text: r.Gold}, {Text: strings.Join(r.Atoms, ", ")}, {Text: r.Problem}})
+		}
+		return out
+	}
+	amb := report.Table{ID: "resolution.ambiguities", Title: "Ambiguous mappings (review these)", Columns: cols, Rows: mk(set.Ambiguities)}
+	all := report.Table{ID: "resolution.table", Title: "Resolution table", Columns: cols, Rows: mk(set.Resolution)}
+	if len(amb.Rows) == 0 {
+		sec.Notes = append(sec.Notes, "No ambiguous gold mapping.")
+	} else {
+		sec.Tables = append(sec.Tables, amb)
+	}
+	if len(all.Rows) == 0 {
+		sec.Text = append(sec.Text, "No gold region needed resolving.")
+	} else {
+		sec.Tables = append(sec.Tables, all)
+	}
+	return sec
+}
+
+// itemDetails builds the item browser's records: every unit with each
+// selected run's detail (per-item scores filled from Values when the detail
+// has none).
+func (v *view) itemDetails() []report.ItemDetail {
+	out := make([]report.ItemDetail, len(v.set.Units))
+	for i, u := range v.set.Units {
+		d := report.ItemDetail{ID: u.ID, Path: u.Loc.Path, Line: u.Loc.Line, Format: string(u.Format), Question: u.Question,
+			Reference: u.Reference, Strata: u.Strata, Gold: u.Gold}
+		for r, rs := range v.runs {
+			it := v.item(r, i)
+			ri := it.Detail
+			ri.Run = rs.Run
+			ri.Missing = ri.Missing || it.Missing
+			if ri.Scores == nil && len(it.Values) > 0 {
+				ri.Scores = it.Values
+			}
+			d.Runs = append(d.Runs, ri)
+		}
+		out[i] = d
+	}
+	return out
+}

@@ -1,0 +1,227 @@
+package stats
+
+import (
+	"math"
+	"math/rand/v2"
+	"slices"
+
+	"gonum.org/v1/gonum/stat"
+)
+
+// Defaults used by every report unless the user overrides them (SPEC §4:
+// 1000 resamples over items, fixed seed 42, 95 % intervals).
+const (
+	DefaultSeed      int64   = 42
+	DefaultResamples int     = 1000
+	DefaultLevel     float64 = 0.95
+)
+
+// pcgStream is the second PCG word. It is a fixed constant so that the seed
+// alone determines the stream; changing it would change every published CI.
+const pcgStream = 0x9e3779b97f4a7c15
+
+// NewRand returns the deterministic generator every resampling function uses:
+// PCG-DXSM (math/rand/v2) seeded with (uint64(seed), pcgStream).
+func NewRand(seed int64) *rand.Rand {
+	return rand.New(rand.NewPCG(uint64(seed), pcgStream))
+}
+
+// Mean returns the arithmetic mean of x, or NaN when x is empty.
+//
+//	mean = Σ x_i / n
+func Mean(x []float64) float64 {
+	if len(x) == 0 {
+		return math.NaN()
+	}
+	return stat.Mean(x, nil)
+}
+
+// BootstrapCI returns the percentile bootstrap confidence interval of the
+// mean of x at the given level (0.95 for a 95 % interval), from resamples
+// resamples of len(x) items drawn with replacement.
+//
+// Each replicate r draws n indices i_1…i_n uniformly from [0, n) and computes
+//
+//	m_r = Σ_j x[i_j] / n
+//
+// The replicate means are sorted and the interval is read off as order
+// statistics (1-based):
+//
+//	lo = m_(⌈(α/2)·B⌉),  hi = m_(⌈(1−α/2)·B⌉),  α = 1 − level
+//
+// i.e. the inverse of the empirical CDF of the replicates (gonum's
+// stat.Empirical definition), computed on integer ranks so binary rounding of
+// α cannot shift a rank. For B = 1000 and level 0.95 these are the 25th and
+// 975th smallest replicate means.
+//
+// A constant vector returns [c, c] without resampling (every replicate mean
+// is c). An empty x, resamples < 1 or a level outside (0, 1) returns NaN, NaN.
+// The same x, resamples, level and seed give bit-identical results.
+func BootstrapCI(x []float64, resamples int, level float64, seed int64) (lo, hi float64) {
+	ci := BootstrapMeanCIs([][]float64{x}, resamples, level, seed)
+	return ci[0].Low, ci[0].High
+}
+
+// Interval is a confidence interval [Low, High].
+type Interval struct {
+	Low, High float64
+}
+
+// Contains reports whether v lies in [Low, High].
+func (iv Interval) Contains(v float64) bool { return iv.Low <= v && v <= iv.High }
+
+// BootstrapMeanCIs is BootstrapCI for several columns measured on the same n
+// items: every column must have the same length n, and each replicate draws
+// one set of item indices that all columns share. Because the index stream
+// depends only on (seed, n, resamples), the interval of a column is the same
+// as BootstrapCI would give for it alone; sharing the draws only saves time.
+func BootstrapMeanCIs(cols [][]float64, resamples int, level float64, seed int64) []Interval {
+	out := make([]Interval, len(cols))
+	nan := Interval{math.NaN(), math.NaN()}
+	if len(cols) == 0 {
+		return out
+	}
+	n := len(cols[0])
+	for _, c := range cols {
+		if len(c) != n {
+			panic("stats: BootstrapMeanCIs columns differ in length")
+		}
+	}
+	if n == 0 || resamples < 1 || !(level > 0 && level < 1) {
+		for i := range out {
+			out[i] = nan
+		}
+		return out
+	}
+	// Constant columns need no resampling.
+	var active []int
+	for j, c := range cols {
+		if v, ok := constant(c); ok {
+			out[j] = Interval{v, v}
+			continue
+		}
+		active = append(active, j)
+	}
+	if len(active) == 0 {
+		return out
+	}
+	reps := make([][]float64, len(active))
+	for k := range reps {
+		reps[k] = make([]float64, resamples)
+	}
+	sums := make([]float64, len(active))
+	r := NewRand(seed)
+	for b := 0; b < resamples; b++ {
+		clear(sums)
+		for range n {
+			i := r.IntN(n)
+			for k, j := range active {
+				sums[k] += cols[j][i]
+			}
+		}
+		for k := range active {
+			reps[k][b] = sums[k] / float64(n)
+		}
+	}
+	for k, j := range active {
+		lo, hi := PercentileInterval(reps[k], level)
+		out[j] = Interval{lo, hi}
+	}
+	return out
+}
+
+// PairedBootstrapCI returns the mean difference of two runs scored on the
+// same items and its percentile bootstrap interval:
+//
+//	diff = Σ (x_i − y_i) / n = mean(x) − mean(y)
+//
+// Each replicate draws one set of item indices and applies it to both runs
+// together, so the correlation between the runs on an item is kept; the
+// replicate statistic is mean(x[idx]) − mean(y[idx]) = mean(d[idx]) with
+// d_i = x_i − y_i. Ranks and edge cases are those of BootstrapCI. x and y
+// must have the same length (item i of x is item i of y).
+func PairedBootstrapCI(x, y []float64, resamples int, level float64, seed int64) (diff, lo, hi float64) {
+	if len(x) != len(y) {
+		panic("stats: PairedBootstrapCI runs differ in length")
+	}
+	d := make([]float64, len(x))
+	for i := range x {
+		d[i] = x[i] - y[i]
+	}
+	lo, hi = BootstrapCI(d, resamples, level, seed)
+	return Mean(d), lo, hi
+}
+
+// BootstrapReplicates draws resamples sets of n item indices with
+// replacement from the generator of seed and returns statistic evaluated on
+// each. statistic receives a reused buffer and must not keep it. Use it for
+// statistics that are not a mean (precision, recall, F1); read the interval
+// with PercentileInterval.
+func BootstrapReplicates(n, resamples int, seed int64, statistic func(idx []int) float64) []float64 {
+	if n <= 0 || resamples < 1 {
+		return nil
+	}
+	r := NewRand(seed)
+	idx := make([]int, n)
+	out := make([]float64, resamples)
+	for b := range out {
+		for j := range idx {
+			idx[j] = r.IntN(n)
+		}
+		out[b] = statistic(idx)
+	}
+	return out
+}
+
+// PercentileInterval reads a percentile interval off bootstrap replicates
+// with the ranks documented on BootstrapCI. Replicates that are NaN (a
+// statistic undefined on that resample, such as precision with no predicted
+// positives) are dropped first, so B is the number of defined replicates.
+// It returns NaN, NaN when no replicate is defined. reps is not modified.
+func PercentileInterval(reps []float64, level float64) (lo, hi float64) {
+	s := make([]float64, 0, len(reps))
+	for _, v := range reps {
+		if !math.IsNaN(v) {
+			s = append(s, v)
+		}
+	}
+	if len(s) == 0 || !(level > 0 && level < 1) {
+		return math.NaN(), math.NaN()
+	}
+	slices.Sort(s)
+	alpha := 1 - level
+	return OrderStat(s, alpha/2), OrderStat(s, 1-alpha/2)
+}
+
+// OrderStat returns the inverse of the empirical CDF of sorted at p: the
+// ⌈p·n⌉-th smallest value (1-based, clamped to [1, n]). This is the
+// nearest-rank quantile, gonum's stat.Empirical; the rank is computed with a
+// 1e-9 tolerance so that p·n = 25.000000000000004 (binary rounding of
+// 0.025·1000) still selects rank 25. sorted must be ascending and non-empty.
+func OrderStat(sorted []float64, p float64) float64 {
+	n := len(sorted)
+	k := int(math.Ceil(p*float64(n) - 1e-9))
+	k = min(max(k, 1), n)
+	return sorted[k-1]
+}
+
+// Quantile returns the nearest-rank p-quantile of x (see OrderStat) without
+// modifying x; NaN when x is empty. Latency p50 and p95 use it, so a
+// reported percentile is always a latency that was actually observed.
+func Quantile(x []float64, p float64) float64 {
+	if len(x) == 0 {
+		return math.NaN()
+	}
+	s := slices.Clone(x)
+	slices.Sort(s)
+	return OrderStat(s, p)
+}
+
+func constant(x []float64) (float64, bool) {
+	for _, v := range x[1:] {
+		if v != x[0] {
+			return 0, false
+		}
+	}
+	return x[0], true
+}

@@ -1,0 +1,240 @@
+package ui
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"eval752/app/report"
+)
+
+const itemsPerPage = 25
+
+// renderItems is the item browser: the worker filters and pages the items
+// (they stay there; only one page crosses to the UI thread).
+func (p *Page) renderItems() app.UI {
+	if p.meta.Items == 0 {
+		return app.P().Class("empty").Text("No per-item details: these inputs hold no scored run.")
+	}
+	pg := p.ipage
+	runs := p.res.Runs
+	return app.Div().Class("items").Body(
+		app.Div().Class("filters").Attr("role", "group").Attr("aria-label", "filter items").Body(
+			app.Label().Class("sel").For("i-search").Body(
+				app.Span().Text("search "),
+				app.Input().Type("search").ID("i-search").Placeholder("id or question").Value(p.iq.Search).
+					OnChange(func(ctx app.Context, e app.Event) {
+						p.iq.Search, p.iq.Offset = ctx.JSSrc().Get("value").String(), 0
+						p.requestItems()
+					}),
+			),
+			checkBox("i-fail", "failures only", p.iq.Failures, func(v bool) { p.iq.Failures, p.iq.Offset = v, 0; p.requestItems() }),
+			app.If(len(runs) >= 2, func() app.UI {
+				return app.Span().Class("group").Body(
+					checkBox("i-diff", "differences only", p.iq.Differences, func(v bool) { p.iq.Differences, p.iq.Offset = v, 0; p.requestItems() }),
+					runSelect("i-run-a", "between", p.iq.RunA, runs, 0, func(v string) { p.iq.RunA, p.iq.Offset = v, 0; p.requestItems() }),
+					runSelect("i-run-b", "and", p.iq.RunB, runs, 1, func(v string) { p.iq.RunB, p.iq.Offset = v, 0; p.requestItems() }),
+				)
+			}),
+		),
+		app.If(pg == nil, func() app.UI { return app.P().Class("muted").Text("loading items…") }),
+		app.If(pg != nil, func() app.UI {
+			return app.Div().Body(
+				app.P().Class("muted").Attr("data-test", "items-count").Text(fmt.Sprintf("%d of %d items match; showing %d–%d",
+					pg.Matches, pg.Total, min(pg.Offset+1, pg.Matches), min(pg.Offset+len(pg.Items), pg.Matches))),
+				app.Range(pg.Items).Slice(func(i int) app.UI { return renderItem(pg.Items[i]) }),
+				app.Div().Class("pager").Body(
+					app.Button().Class("button").Disabled(pg.Offset == 0).Text("← previous").OnClick(func(ctx app.Context, e app.Event) {
+						p.iq.Offset = max(pg.Offset-itemsPerPage, 0)
+						p.requestItems()
+					}),
+					app.Button().Class("button").Disabled(pg.Offset+len(pg.Items) >= pg.Matches).Text("next →").OnClick(func(ctx app.Context, e app.Event) {
+						p.iq.Offset = pg.Offset + itemsPerPage
+						p.requestItems()
+					}),
+				),
+			)
+		}),
+	)
+}
+
+func checkBox(id, label string, cur bool, set func(bool)) app.UI {
+	return app.Label().Class("check").For(id).Body(
+		app.Input().Type("checkbox").ID(id).Attr("data-test", id).Checked(cur).OnChange(func(ctx app.Context, e app.Event) {
+			set(ctx.JSSrc().Get("checked").Bool())
+		}),
+		app.Span().Text(" "+label),
+	)
+}
+
+func runSelect(id, label, cur string, runs []string, def int, set func(string)) app.UI {
+	if cur == "" && def < len(runs) {
+		cur = runs[def]
+	}
+	return app.Label().Class("sel").For(id).Body(
+		app.Span().Text(label+" "),
+		app.Select().ID(id).Attr("data-test", id).OnChange(func(ctx app.Context, e app.Event) {
+			set(ctx.JSSrc().Get("value").String())
+		}).Body(app.Range(runs).Slice(func(i int) app.UI {
+			return app.Option().Value(runs[i]).Selected(cur == runs[i]).Text(runs[i])
+		})),
+	)
+}
+
+func renderItem(it report.ItemDetail) app.UI {
+	var strata []string
+	for k, v := range it.Strata {
+		strata = append(strata, k+"="+v)
+	}
+	sort.Strings(strata)
+	return app.Article().Class("item").Attr("data-test", "item").Attr("data-id", it.ID).Body(
+		app.Header().Class("item-head").Body(
+			app.Strong().Class("item-id").Text(it.ID),
+			app.Span().Class("muted").Text(fmt.Sprintf(" %s:%d · %s", it.Path, it.Line, it.Format)),
+			app.Range(strata).Slice(func(i int) app.UI { return app.Span().Class("chip").Text(strata[i]) }),
+		),
+		app.If(it.Question != "", func() app.UI { return app.P().Class("question").Text(it.Question) }),
+		app.Div().Class("item-cols").Body(
+			app.Div().Class("col gold").Body(
+				app.H5().Text("gold"),
+				app.If(it.Reference != "", func() app.UI {
+					return app.P().Body(app.Span().Class("muted").Text("reference: "), app.Span().Class("ref").Text(it.Reference))
+				}),
+				app.If(len(it.Gold) == 0 && it.Reference == "", func() app.UI { return app.P().Class("muted").Text("no gold evidence") }),
+				app.Ul().Class("gold-list").Body(app.Range(it.Gold).Slice(func(i int) app.UI {
+					g := it.Gold[i]
+					return app.Li().Body(
+						app.Span().Text(g.Label),
+						app.If(len(g.Atoms) > 0, func() app.UI {
+							return app.Span().Class("atoms").Text(" → " + joinMax(g.Atoms, 8))
+						}),
+						app.If(g.Note != "", func() app.UI { return app.Span().Class("badge flag").Text(g.Note) }),
+					)
+				})),
+			),
+			app.Range(it.Runs).Slice(func(i int) app.UI { return renderRunItem(it.Runs[i]) }),
+		),
+	)
+}
+
+func joinMax(s []string, n int) string {
+	out := ""
+	for i, a := range s {
+		if i == n {
+			return out + fmt.Sprintf(", … (%d more)", len(s)-n)
+		}
+		if i > 0 {
+			out += ", "
+		}
+		out += a
+	}
+	return out
+}
+
+func renderRunItem(r report.RunItem) app.UI {
+	cls := "col run"
+	verdict := ""
+	switch {
+	case r.Missing:
+		cls, verdict = cls+" missing", "missing"
+	case r.Correct != nil && *r.Correct:
+		cls, verdict = cls+" correct", "correct"
+	case r.Correct != nil:
+		cls, verdict = cls+" wrong", "incorrect"
+	}
+	keys := make([]string, 0, len(r.Scores))
+	for k := range r.Scores {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return app.Div().Class(cls).Attr("data-run", r.Run).Body(
+		app.H5().Body(app.Text(r.Run), app.If(verdict != "", func() app.UI {
+			return app.Span().Class("badge " + verdict).Text(verdict)
+		})),
+		app.If(r.Response != "", func() app.UI {
+			return app.P().Body(app.Span().Class("muted").Text("answer: "), app.Span().Class("resp").Text(r.Response))
+		}),
+		app.If(len(r.Retrieved) > 0, func() app.UI {
+			return app.Ol().Class("retrieved").Body(app.Range(r.Retrieved).Slice(func(i int) app.UI {
+				m := r.Retrieved[i]
+				c := "ret"
+				mark := "unjudged"
+				if m.Grade != nil {
+					mark = "rel " + strconv.Itoa(*m.Grade)
+					if *m.Grade > 0 {
+						c += " rel"
+					} else {
+						c += " nonrel"
+					}
+				} else {
+					c += " unjudged"
+				}
+				if m.Gold {
+					c += " gold-hit"
+				}
+				return app.Li().Class(c).Attr("value", strconv.Itoa(m.Rank)).Body(
+					app.Span().Class("doc").Text(m.ID),
+					app.Span().Class("mark").Text(" "+mark),
+					app.If(m.Gold, func() app.UI { return app.Span().Class("badge pass").Text("gold") }),
+					app.If(m.Flag != "", func() app.UI { return app.Span().Class("badge flag").Text(m.Flag) }),
+				)
+			}))
+		}),
+		app.If(len(keys) > 0, func() app.UI {
+			return app.Dl().Class("scores").Body(app.Range(keys).Slice(func(i int) app.UI {
+				return app.Div().Class("kv").Body(
+					app.Dt().Text(keys[i]),
+					app.Dd().Text(strconv.FormatFloat(r.Scores[keys[i]], 'f', 4, 64)),
+				)
+			}))
+		}),
+	)
+}
+
+// ---- export ----
+
+func (p *Page) renderExport() app.UI {
+	type rep struct {
+		id, label string
+		ok        bool
+	}
+	reps := []rep{
+		{"score", "Scores", p.res.Score != nil},
+		{"compare", "Comparison", p.res.Compare != nil},
+		{"audit", "Audit", p.res.Audit != nil},
+		{"overview", "Overview", p.res.Overview != nil},
+	}
+	return app.Div().Class("export").Body(
+		app.H2().Text("Export"),
+		app.P().Text("Files are generated here, in this browser, by the same renderers as the eval752 command line (`eval752 score --json` prints the same JSON), and saved through a local Blob URL."),
+		app.Table().Class("grid narrow").Body(
+			app.TBody().Body(
+				app.Range(reps).Slice(func(i int) app.UI {
+					r := reps[i]
+					if !r.ok {
+						return app.Tr().Body(app.Th().Scope("row").Text(r.label), app.Td().ColSpan(3).Class("muted").Text("not available for these inputs"))
+					}
+					return app.Tr().Body(
+						app.Th().Scope("row").Text(r.label),
+						app.Td().Body(app.Button().Class("button").Attr("data-test", "export-"+r.id+"-json").Text("JSON").OnClick(p.export(r.id, "json"))),
+						app.Td().Body(app.Button().Class("button").Attr("data-test", "export-"+r.id+"-md").Text("Markdown").OnClick(p.export(r.id, "md"))),
+						app.Td().Body(app.Button().Class("button").Attr("data-test", "export-"+r.id+"-csv").Text("CSV").OnClick(p.export(r.id, "csv"))),
+					)
+				}),
+				app.Tr().Body(
+					app.Th().Scope("row").Text("Findings"),
+					app.Td().Body(app.Button().Class("button").Attr("data-test", "export-findings-json").Text("JSON").OnClick(p.export("findings", "json"))),
+					app.Td(),
+					app.Td().Body(app.Button().Class("button").Attr("data-test", "export-findings-csv").Text("CSV").OnClick(p.export("findings", "csv"))),
+				),
+				app.Tr().Body(
+					app.Th().Scope("row").Text("Everything"),
+					app.Td().Body(app.Button().Class("button").Attr("data-test", "export-result-json").Text("JSON").OnClick(p.export("result", "json"))),
+					app.Td(), app.Td(),
+				),
+			),
+		),
+	)
+}

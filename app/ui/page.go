@@ -1,0 +1,399 @@
+// Package ui is the eval752 page: a go-app v10 component tree that shows the
+// engine.Result the core worker computes. It holds no metric or rule logic:
+// every number on the page is a report.Cell the core produced, rendered
+// generically, so the page and `eval752 score --json` cannot disagree.
+//
+// The heavy work runs in a Web Worker (wasm/worker, protocol in app/ui/wire);
+// this package only posts the user's File objects to it and renders answers.
+package ui
+
+import (
+	"encoding/json"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"eval752/app/ui/wire"
+)
+
+var registerOnce sync.Once
+
+// Register routes "/" to the page. Both the server (pre-rendering) and the
+// browser entry point (wasm/app) call it; calling it twice is harmless.
+func Register() {
+	registerOnce.Do(func() {
+		app.Route("/", func() app.Composer { return &Page{} })
+	})
+}
+
+// Status values shown in data-test="status". "ready" means a load finished
+// validating and scoring; tests wait for it.
+const (
+	StatusStarting  = "starting" // server-rendered, WASM not running yet
+	StatusIdle      = "idle"     // page running, nothing loaded
+	StatusLoading   = "loading"
+	StatusReady     = "ready"
+	StatusError     = "error"
+	StatusCancelled = "cancelled"
+)
+
+// Tabs, in display order.
+var tabs = []struct{ ID, Label string }{
+	{"overview", "Overview"},
+	{"findings", "Findings"},
+	{"scores", "Scores"},
+	{"compare", "Comparison"},
+	{"audit", "Audit"},
+	{"items", "Items"},
+	{"export", "Export"},
+	{"formats", "Formats"},
+}
+
+// Page is the whole application: load zone, summary, and tabbed views.
+type Page struct {
+	app.Compo
+
+	ctx    app.Context
+	worker app.Value
+	onMsg  app.Func
+	onErr  app.Func
+	ready  bool
+	queue  []map[string]any
+	nextID int
+	evalID int
+
+	status  string
+	errMsg  string
+	notice  string
+	stage   string
+	done    int64
+	total   int64
+	started time.Time
+	elapsed time.Duration
+
+	names []string
+	res   *wire.Result
+	meta  wire.ResultMeta
+	tab   string
+	drag  bool
+
+	fSev, fCode, fPath string
+	fLimit             int
+	selKey             string
+	win                *wire.LineWindow
+
+	iq    wire.ItemQuery
+	ipage *wire.ItemPage
+}
+
+// OnMount starts the core worker; it only runs in the browser.
+func (p *Page) OnMount(ctx app.Context) {
+	if !app.IsClient {
+		return
+	}
+	p.ctx = ctx
+	p.status = StatusIdle
+	if p.tab == "" {
+		p.tab = "overview"
+	}
+	p.startWorker()
+}
+
+// OnDismount stops the worker.
+func (p *Page) OnDismount() {
+	p.stopWorker()
+}
+
+func (p *Page) startWorker() {
+	p.ready = false
+	p.worker = app.Window().Get("Worker").New("/web/worker.js")
+	p.onMsg = app.FuncOf(func(this app.Value, args []app.Value) any {
+		if len(args) == 0 {
+			return nil
+		}
+		data := args[0].Get("data")
+		p.ctx.Dispatch(func(ctx app.Context) { p.onMessage(data) })
+		return nil
+	})
+	p.onErr = app.FuncOf(func(this app.Value, args []app.Value) any {
+		msg := "the core worker failed"
+		if len(args) > 0 && args[0].Get("message").Truthy() {
+			msg += ": " + args[0].Get("message").String()
+		}
+		p.ctx.Dispatch(func(ctx app.Context) {
+			p.status, p.errMsg = StatusError, msg
+		})
+		return nil
+	})
+	p.worker.Set("onmessage", p.onMsg)
+	p.worker.Set("onerror", p.onErr)
+}
+
+func (p *Page) stopWorker() {
+	if p.worker == nil {
+		return
+	}
+	p.worker.Call("terminate")
+	p.worker = nil
+	if p.onMsg != nil {
+		p.onMsg.Release()
+		p.onMsg = nil
+	}
+	if p.onErr != nil {
+		p.onErr.Release()
+		p.onErr = nil
+	}
+	p.ready = false
+	p.queue = nil
+}
+
+// send posts m to the worker, or queues it until the worker said "ready"
+// (messages posted before its Go main listens would be lost).
+func (p *Page) send(m map[string]any) int {
+	p.nextID++
+	m["id"] = p.nextID
+	if !p.ready || p.worker == nil {
+		p.queue = append(p.queue, m)
+		return p.nextID
+	}
+	p.worker.Call("postMessage", m)
+	return p.nextID
+}
+
+func (p *Page) sendJSON(typ string, v any) int {
+	b, _ := json.Marshal(v)
+	return p.send(map[string]any{"type": typ, "json": string(b)})
+}
+
+func (p *Page) onMessage(data app.Value) {
+	typ := data.Get("type").String()
+	id := 0
+	if v := data.Get("id"); v.Type() == app.TypeNumber {
+		id = v.Int()
+	}
+	payload := ""
+	if v := data.Get("json"); v.Type() == app.TypeString {
+		payload = v.String()
+	}
+	switch typ {
+	case wire.TypeReady:
+		p.ready = true
+		q := p.queue
+		p.queue = nil
+		for _, m := range q {
+			p.worker.Call("postMessage", m)
+		}
+	case wire.TypeProgress:
+		if id != p.evalID {
+			return
+		}
+		var pr struct {
+			Stage string `json:"stage"`
+			Done  int64  `json:"done"`
+			Total int64  `json:"total"`
+		}
+		if json.Unmarshal([]byte(payload), &pr) == nil {
+			p.stage, p.done, p.total = pr.Stage, pr.Done, pr.Total
+		}
+	case wire.TypeResult:
+		if id != p.evalID {
+			return
+		}
+		var r wire.Result
+		if err := json.Unmarshal([]byte(payload), &r); err != nil {
+			p.status, p.errMsg = StatusError, "reading the result: "+err.Error()
+			return
+		}
+		if v := data.Get("meta"); v.Type() == app.TypeString {
+			json.Unmarshal([]byte(v.String()), &p.meta)
+		}
+		p.res = &r
+		p.elapsed = time.Since(p.started)
+		p.status = StatusReady
+		if p.tab == "" || p.tab == "formats" {
+			p.tab = "overview"
+		}
+		if p.meta.Items > 0 {
+			p.requestItems()
+		}
+	case wire.TypeError:
+		msg := data.Get("message").String()
+		if id == p.evalID && p.status == StatusLoading {
+			p.status, p.errMsg = StatusError, msg
+			return
+		}
+		p.notice = msg
+	case wire.TypeLines:
+		var w wire.LineWindow
+		if json.Unmarshal([]byte(payload), &w) == nil {
+			p.win = &w
+		}
+	case wire.TypeItems:
+		var pg wire.ItemPage
+		if json.Unmarshal([]byte(payload), &pg) == nil {
+			p.ipage = &pg
+		}
+	case wire.TypeExport:
+		p.download(data.Get("blob"), data.Get("name").String())
+	}
+}
+
+// evaluate sends files (a JS array or FileList of File/Blob) to the worker.
+func (p *Page) evaluate(files app.Value) {
+	n := files.Length()
+	if n == 0 {
+		return
+	}
+	arr := app.Window().Get("Array").New()
+	names := make([]any, 0, n)
+	p.names = p.names[:0]
+	for i := 0; i < n; i++ {
+		f := files.Index(i)
+		arr.Call("push", f)
+		name := ""
+		if v := f.Get("name"); v.Type() == app.TypeString {
+			name = v.String()
+		}
+		names = append(names, name)
+		p.names = append(p.names, name)
+	}
+	p.res, p.win, p.ipage, p.selKey = nil, nil, nil, ""
+	p.meta = wire.ResultMeta{}
+	p.fSev, p.fCode, p.fPath, p.fLimit = "", "", "", 0
+	p.iq = wire.ItemQuery{}
+	p.status, p.errMsg, p.notice = StatusLoading, "", ""
+	p.stage, p.done, p.total = "read", 0, 0
+	p.started = time.Now()
+	p.evalID = p.send(map[string]any{"type": wire.TypeEvaluate, "files": arr, "names": names})
+}
+
+// loadDemo fetches the same-origin demo bundle and evaluates it like a file
+// the user picked.
+func (p *Page) loadDemo(ctx app.Context, e app.Event) {
+	p.status, p.errMsg, p.stage, p.done, p.total = StatusLoading, "", "fetch demo", 0, 0
+	p.evalID = -1 // ignore late answers of a previous load
+	p.started = time.Now()
+	then(app.Window().Call("fetch", "/web/demo.eval752.zip"), func(resp app.Value) {
+		if !resp.Get("ok").Bool() {
+			p.ctx.Dispatch(func(ctx app.Context) {
+				p.status = StatusError
+				p.errMsg = fmt.Sprintf("the demo bundle is not available (HTTP %d): run `make demo`", resp.Get("status").Int())
+			})
+			return
+		}
+		then(resp.Call("blob"), func(blob app.Value) {
+			file := app.Window().Get("File").New([]any{blob}, "demo.eval752.zip", map[string]any{"type": "application/zip"})
+			arr := app.Window().Get("Array").New()
+			arr.Call("push", file)
+			p.ctx.Dispatch(func(ctx app.Context) { p.evaluate(arr) })
+		}, p.fail)
+	}, p.fail)
+}
+
+func (p *Page) fail(msg string) {
+	p.ctx.Dispatch(func(ctx app.Context) { p.status, p.errMsg = StatusError, msg })
+}
+
+// then attaches callbacks to a JS promise and releases them once settled.
+func then(promise app.Value, ok func(app.Value), fail func(string)) {
+	var okF, failF app.Func
+	release := func() { okF.Release(); failF.Release() }
+	okF = app.FuncOf(func(this app.Value, args []app.Value) any {
+		defer release()
+		var v app.Value = app.Undefined()
+		if len(args) > 0 {
+			v = args[0]
+		}
+		ok(v)
+		return nil
+	})
+	failF = app.FuncOf(func(this app.Value, args []app.Value) any {
+		defer release()
+		msg := "request failed"
+		if len(args) > 0 {
+			msg = args[0].Call("toString").String()
+		}
+		fail(msg)
+		return nil
+	})
+	promise.Call("then", okF, failF)
+}
+
+func (p *Page) cancel(ctx app.Context, e app.Event) {
+	p.stopWorker()
+	p.status, p.errMsg = StatusCancelled, ""
+	p.evalID = -1
+	p.startWorker()
+}
+
+func (p *Page) onFiles(ctx app.Context, e app.Event) {
+	in := ctx.JSSrc()
+	files := in.Get("files")
+	arr := app.Window().Get("Array").Call("from", files)
+	in.Set("value", "") // picking the same file again still fires change
+	p.evaluate(arr)
+}
+
+func (p *Page) onDragOver(ctx app.Context, e app.Event) {
+	e.PreventDefault()
+	if !p.drag {
+		p.drag = true
+	}
+}
+
+func (p *Page) onDragLeave(ctx app.Context, e app.Event) {
+	p.drag = false
+}
+
+func (p *Page) onDrop(ctx app.Context, e app.Event) {
+	e.PreventDefault()
+	p.drag = false
+	dt := e.Get("dataTransfer")
+	if !dt.Truthy() {
+		return
+	}
+	p.evaluate(app.Window().Get("Array").Call("from", dt.Get("files")))
+}
+
+func (p *Page) setTab(id string) app.EventHandler {
+	return func(ctx app.Context, e app.Event) {
+		p.tab = id
+		if id == "items" && p.ipage == nil && p.meta.Items > 0 {
+			p.requestItems()
+		}
+	}
+}
+
+func (p *Page) requestItems() {
+	q := p.iq
+	if q.Limit == 0 {
+		q.Limit = 25
+	}
+	p.sendJSON(wire.TypeItems, q)
+}
+
+func (p *Page) export(what, format string) app.EventHandler {
+	return func(ctx app.Context, e app.Event) {
+		p.sendJSON(wire.TypeExport, wire.ExportRequest{What: what, Format: format})
+	}
+}
+
+// download saves blob under name through a Blob URL: the bytes never leave
+// the browser.
+func (p *Page) download(blob app.Value, name string) {
+	if !blob.Truthy() {
+		return
+	}
+	url := app.Window().Get("URL").Call("createObjectURL", blob)
+	a := app.Window().Get("document").Call("createElement", "a")
+	a.Set("href", url)
+	a.Set("download", name)
+	a.Set("rel", "noopener")
+	a.Call("click")
+	p.notice = "saved " + name
+	p.ctx.After(time.Minute, func(ctx app.Context) {
+		app.Window().Get("URL").Call("revokeObjectURL", url)
+	})
+}

@@ -1,0 +1,246 @@
+package ui
+
+import (
+	"fmt"
+	"strconv"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"eval752/app/version"
+)
+
+// Render draws the page: header with the privacy statement, the load zone,
+// the summary strip, the tabs and the active view. Only the active view is
+// rendered, so a large result does not cost DOM for hidden tabs.
+func (p *Page) Render() app.UI {
+	status := p.status
+	if status == "" {
+		status = StatusStarting
+	}
+	root := app.Div().Class("app").
+		OnDragOver(p.onDragOver).
+		OnDrop(p.onDrop)
+	if status != StatusStarting {
+		root = root.Attr("data-client", "true")
+	}
+	return root.Body(
+		app.Header().Class("top").Body(
+			app.Div().Class("brand").Body(
+				app.Img().Src("/web/icon.svg").Alt("").Class("logo"),
+				app.H1().Text("eval752"),
+				app.Span().Class("tagline").Text("benchmark validator & scorer"),
+			),
+			app.P().Class("privacy").Attr("data-test", "privacy").Body(
+				app.Strong().Text("Nothing leaves this browser."),
+				app.Text(" Your files are read and scored here, by WebAssembly; the server only hosts this page and the page sends no data anywhere."),
+			),
+		),
+		app.Main().Class("content").Body(
+			p.renderLoad(status),
+			app.If(p.res != nil, func() app.UI { return p.renderSummary() }),
+			p.renderTabs(),
+			app.Section().Class("view").ID("view").Attr("role", "tabpanel").Attr("aria-labelledby", "tab-"+p.currentTab()).Body(
+				p.renderView(),
+			),
+		),
+		app.Footer().Class("foot").Body(
+			app.Text(fmt.Sprintf("%s %s · runs offline after the first visit · ", version.Name, version.Version)),
+			app.Span().Text("keyboard: Tab moves between controls, Enter activates"),
+		),
+	)
+}
+
+func (p *Page) currentTab() string {
+	if p.tab == "" {
+		return "overview"
+	}
+	return p.tab
+}
+
+func (p *Page) renderLoad(status string) app.UI {
+	zone := "drop"
+	if p.drag {
+		zone += " drag"
+	}
+	if p.res != nil {
+		zone += " compact"
+	}
+	busy := status == StatusLoading
+	return app.Section().Class(zone).Attr("aria-label", "load files").Body(
+		app.Div().Class("drop-text").Body(
+			app.Strong().Text("Drop a .eval752.zip bundle or JSONL / JSON / YAML / TREC files here"),
+			app.Span().Text(" — or "),
+			app.Label().For("file-input").Class("button primary").Text("choose files…"),
+			app.Input().Type("file").ID("file-input").Class("visually-hidden").Multiple(true).
+				Attr("data-test", "file-input").OnChange(p.onFiles),
+			app.Span().Text(" "),
+			app.Button().Class("button").Attr("data-test", "demo-button").Disabled(busy).
+				Text("load the demo bundle").OnClick(p.loadDemo),
+		),
+		app.Div().Class("status-line").Attr("aria-live", "polite").Body(
+			app.Span().Class("status status-"+status).Attr("data-test", "status").Text(status),
+			app.If(busy, func() app.UI {
+				return app.Span().Class("progress").Body(
+					app.Span().Class("stage").Text(p.stage),
+					p.progressBar(),
+					app.Span().Class("bytes").Text(progressText(p.done, p.total)),
+					app.Button().Class("button small").Attr("data-test", "cancel").Text("Cancel").OnClick(p.cancel),
+				)
+			}),
+			app.If(status == StatusReady, func() app.UI {
+				return app.Span().Class("muted").Text(fmt.Sprintf(" %s in %.2f s (core: %d ms)",
+					joinNames(p.names), p.elapsed.Seconds(), p.meta.Millis))
+			}),
+			app.If(status == StatusError, func() app.UI {
+				return app.Span().Class("error-text").Attr("data-test", "error").Text(p.errMsg)
+			}),
+			app.If(p.notice != "", func() app.UI {
+				return app.Span().Class("notice").Attr("data-test", "notice").Text(p.notice)
+			}),
+		),
+	)
+}
+
+func (p *Page) progressBar() app.UI {
+	bar := app.Progress().Class("bar")
+	if p.total > 0 {
+		bar = bar.Max(p.total).Value(p.done)
+	}
+	return bar
+}
+
+func progressText(done, total int64) string {
+	if total <= 0 {
+		return ""
+	}
+	return fmt.Sprintf("%s / %s", humanBytes(done), humanBytes(total))
+}
+
+func humanBytes(n int64) string {
+	switch {
+	case n >= 1<<30:
+		return fmt.Sprintf("%.1f GiB", float64(n)/(1<<30))
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
+	case n >= 1<<10:
+		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
+	}
+	return strconv.FormatInt(n, 10) + " B"
+}
+
+func joinNames(ns []string) string {
+	switch len(ns) {
+	case 0:
+		return ""
+	case 1:
+		return ns[0]
+	}
+	return fmt.Sprintf("%s and %d more", ns[0], len(ns)-1)
+}
+
+func (p *Page) renderSummary() app.UI {
+	c := p.res.Counts
+	verdict, cls := "passes validation", "ok"
+	if c.Error > 0 {
+		verdict, cls = "fails validation", "bad"
+	}
+	return app.Section().Class("summary").Attr("aria-label", "summary").Body(
+		app.Div().Class("verdict "+cls).Attr("data-test", "verdict").Text(verdict),
+		countBox("error", c.Error),
+		countBox("warning", c.Warning),
+		countBox("info", c.Info),
+		app.Div().Class("stat").Body(
+			app.Span().Class("stat-n").Text(strconv.Itoa(len(p.res.Inputs))),
+			app.Span().Class("stat-l").Text("files read"),
+		),
+		app.Div().Class("stat").Body(
+			app.Span().Class("stat-n").Text(strconv.Itoa(len(p.res.Runs))),
+			app.Span().Class("stat-l").Text("runs"),
+		),
+		app.Div().Class("stat").Body(
+			app.Span().Class("stat-n").Text(strconv.Itoa(p.meta.Items)),
+			app.Span().Class("stat-l").Text("scored items"),
+		),
+	)
+}
+
+func countBox(sev string, n int) app.UI {
+	return app.Div().Class("stat sev-"+sev).Body(
+		app.Span().Class("stat-n").Attr("data-test", "count-"+sev).Text(strconv.Itoa(n)),
+		app.Span().Class("stat-l").Text(sev+"s"),
+	)
+}
+
+func (p *Page) renderTabs() app.UI {
+	cur := p.currentTab()
+	return app.Nav().Class("tabs").Attr("role", "tablist").Attr("aria-label", "views").Body(
+		app.Range(tabs).Slice(func(i int) app.UI {
+			t := tabs[i]
+			cls := "tab"
+			if t.ID == cur {
+				cls += " active"
+			}
+			label := t.Label
+			if p.res != nil {
+				switch t.ID {
+				case "findings":
+					label += fmt.Sprintf(" (%d)", len(p.res.Findings))
+				case "items":
+					if p.meta.Items > 0 {
+						label += fmt.Sprintf(" (%d)", p.meta.Items)
+					}
+				}
+			}
+			return app.Button().Class(cls).ID("tab-"+t.ID).Attr("role", "tab").
+				Attr("aria-selected", strconv.FormatBool(t.ID == cur)).
+				Attr("data-test", "tab-"+t.ID).Text(label).OnClick(p.setTab(t.ID))
+		}),
+	)
+}
+
+func (p *Page) renderView() app.UI {
+	tab := p.currentTab()
+	if tab == "formats" {
+		return p.renderFormats()
+	}
+	if p.res == nil {
+		return p.renderWelcome()
+	}
+	switch tab {
+	case "findings":
+		return p.renderFindings()
+	case "scores":
+		return reportOrEmpty("score", p.res.Score, "Nothing to score: the inputs hold no results, predictions or TREC run.")
+	case "compare":
+		return reportOrEmpty("compare", p.res.Compare, "A comparison needs two runs of the same items; these inputs have "+strconv.Itoa(len(p.res.Runs))+".")
+	case "audit":
+		return app.Div().Body(
+			app.If(p.res.Audit != nil, func() app.UI {
+				return app.Div().Class("actions").Body(
+					app.Button().Class("button").Attr("data-test", "export-audit-csv").Text("Download the audit as CSV").OnClick(p.export("audit", "csv")),
+				)
+			}),
+			reportOrEmpty("audit", p.res.Audit, "Nothing to audit in these inputs."),
+		)
+	case "items":
+		return p.renderItems()
+	case "export":
+		return p.renderExport()
+	}
+	return p.renderOverview()
+}
+
+func (p *Page) renderWelcome() app.UI {
+	return app.Div().Class("welcome").Body(
+		app.H2().Text("Check a benchmark before you trust its numbers"),
+		app.P().Text("eval752 validates evaluation sets (eval752 bundles, b-2 annotation sets, test set v2, RAG data, TREC qrels and runs) "+
+			"and scores the runs in them with confidence intervals and paired comparisons — the same core and the same numbers as the eval752 command line."),
+		app.Ul().Body(
+			app.Li().Text("Overview: what was loaded, formats, sha256 of every file, counts per split, modality and type."),
+			app.Li().Text("Findings: every problem with its file, line and JSON pointer; click one to see the line."),
+			app.Li().Text("Scores and comparison: tables with n / denominator and CI, charts with error bars, McNemar and paired tests."),
+			app.Li().Text("Items: gold vs retrieved, answer vs reference, with failures-only and differences-only filters."),
+			app.Li().Text("Export: the report as JSON, Markdown or CSV, generated in this browser."),
+		),
+	)
+}

@@ -1,0 +1,282 @@
+package ui
+
+import (
+	"fmt"
+	"html"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"eval752/app/report"
+)
+
+// reportOrEmpty renders r, or a short explanation when it is nil.
+func reportOrEmpty(kind string, r *report.Report, empty string) app.UI {
+	if r == nil {
+		return app.P().Class("empty").Attr("data-test", "empty-"+kind).Text(empty)
+	}
+	return renderReport(kind, r)
+}
+
+// renderReport draws any report.Report generically: sections, paragraphs,
+// tables (figures with CI, n/denominator, threshold and flag), bar charts
+// for tables marked Chart, and notes. kind ("score", "compare", "audit",
+// "overview") becomes data-report so tests can tell the reports apart.
+func renderReport(kind string, r *report.Report) app.UI {
+	return app.Article().Class("report").Attr("data-report", kind).Body(
+		app.H2().Text(r.Title),
+		app.If(len(r.Config) > 0, func() app.UI {
+			return app.Details().Class("config").Body(
+				app.Summary().Text(fmt.Sprintf("Configuration (%d settings) · %s %s", len(r.Config), r.Tool.Name, r.Tool.Version)),
+				app.Dl().Body(app.Range(r.Config).Slice(func(i int) app.UI {
+					return app.Div().Class("kv").Body(app.Dt().Text(r.Config[i].Key), app.Dd().Text(r.Config[i].Value))
+				})),
+			)
+		}),
+		app.Range(r.Sections).Slice(func(i int) app.UI {
+			return renderSection(kind, r.Sections[i])
+		}),
+	)
+}
+
+func renderSection(kind string, s report.Section) app.UI {
+	return app.Section().Class("rsection").Attr("data-section", s.ID).Body(
+		app.If(s.Title != "", func() app.UI { return app.H3().Text(s.Title) }),
+		app.Range(s.Text).Slice(func(i int) app.UI { return app.P().Text(s.Text[i]) }),
+		app.Range(s.Tables).Slice(func(i int) app.UI { return renderTable(kind, s.Tables[i]) }),
+		app.If(len(s.Notes) > 0, func() app.UI {
+			return app.Ul().Class("notes").Body(app.Range(s.Notes).Slice(func(i int) app.UI {
+				return app.Li().Text(s.Notes[i])
+			}))
+		}),
+	)
+}
+
+func renderTable(kind string, t report.Table) app.UI {
+	return app.Div().Class("rtable").Attr("data-table", t.ID).Body(
+		app.If(t.Title != "", func() app.UI { return app.H4().Text(t.Title) }),
+		app.If(t.Chart, func() app.UI { return app.Raw(chartSVG(t)) }),
+		app.Div().Class("scroll").Body(
+			app.Table().Class("grid").Body(
+				app.THead().Body(app.Tr().Body(app.Range(t.Columns).Slice(func(i int) app.UI {
+					c := t.Columns[i]
+					th := app.Th().Scope("col").Text(c.Label)
+					if c.Help != "" {
+						th = th.Title(c.Help).Class("has-help")
+					}
+					return th
+				}))),
+				app.TBody().Body(app.Range(t.Rows).Slice(func(i int) app.UI {
+					row := t.Rows[i]
+					return app.Tr().Body(app.Range(row).Slice(func(j int) app.UI {
+						if j >= len(t.Columns) {
+							return nil
+						}
+						return renderCell(kind, t.ID, row[j], j == 0)
+					}))
+				})),
+			),
+		),
+		app.If(len(t.Notes) > 0, func() app.UI {
+			return app.Ul().Class("notes").Body(app.Range(t.Notes).Slice(func(i int) app.UI {
+				return app.Li().Text(t.Notes[i])
+			}))
+		}),
+	)
+}
+
+// FullValue is the data-value of a figure: the float64 printed with the
+// shortest representation that reads back to the same value (strconv 'g',
+// -1), so tests compare exactly; "" for a missing value.
+func FullValue(v *float64) string {
+	if v == nil {
+		return ""
+	}
+	return strconv.FormatFloat(*v, 'g', -1, 64)
+}
+
+func renderCell(kind, table string, c report.Cell, first bool) app.UI {
+	if c.Metric == "" && c.Value == nil {
+		if first {
+			return app.Th().Scope("row").Text(c.Text)
+		}
+		return app.Td().Text(c.Text)
+	}
+	td := app.Td().Class("fig").
+		Attr("data-test", "metric").
+		Attr("data-report", kind).
+		Attr("data-table", table).
+		Attr("data-metric", c.Metric).
+		Attr("data-stratum", c.Stratum).
+		Attr("data-run", c.Run).
+		Attr("data-value", FullValue(c.Value))
+	d := c.Digits
+	if d == 0 {
+		d = 4
+	}
+	parts := []app.UI{app.Span().Class("v").Text(c.FormatValue())}
+	if c.CILow != nil && c.CIHigh != nil {
+		parts = append(parts, app.Span().Class("ci").Title("confidence interval").Text(
+			" ["+strconv.FormatFloat(*c.CILow, 'f', d, 64)+", "+strconv.FormatFloat(*c.CIHigh, 'f', d, 64)+"]"))
+	}
+	if c.N != nil {
+		n := "n=" + strconv.Itoa(*c.N)
+		title := "items that contributed a value"
+		if c.Denom != nil {
+			n += "/" + strconv.Itoa(*c.Denom)
+			title += " / annotated items of the stratum"
+		}
+		parts = append(parts, app.Span().Class("n").Title(title).Text(" "+n))
+	}
+	if c.Threshold != "" {
+		cls, word := "badge", c.Threshold
+		if c.Pass != nil {
+			if *c.Pass {
+				cls, word = "badge pass", "pass "+c.Threshold
+			} else {
+				cls, word = "badge fail", "FAIL "+c.Threshold
+			}
+		}
+		parts = append(parts, app.Span().Class(cls).Text(word))
+	}
+	if c.Flag != "" {
+		parts = append(parts, app.Span().Class("badge flag").Text(c.Flag))
+	}
+	return td.Body(parts...)
+}
+
+// bar is one bar of a chart.
+type bar struct {
+	label           string
+	v, lo, hi       float64
+	hasCI           bool
+	pass, hasPass   bool
+	flag            string
+	display, range_ string
+}
+
+// chartSVG draws a horizontal bar chart with error bars, one bar per figure
+// of t (at most 60). The scale is [0, 1] when every value and bound lies in
+// it (rates), otherwise it spans the data and 0. Colours come from CSS
+// classes; there is no inline style (the CSP forbids it).
+func chartSVG(t report.Table) string {
+	var bars []bar
+	metricCols := 0
+	for j := range t.Columns {
+		for _, row := range t.Rows {
+			if j < len(row) && row[j].Metric != "" {
+				metricCols++
+				break
+			}
+		}
+	}
+	for _, row := range t.Rows {
+		rowLabel := ""
+		if len(row) > 0 && row[0].Metric == "" {
+			rowLabel = row[0].Text
+		}
+		for j, c := range row {
+			if c.Value == nil || math.IsNaN(*c.Value) || math.IsInf(*c.Value, 0) || j >= len(t.Columns) {
+				continue
+			}
+			l := rowLabel
+			if metricCols > 1 || l == "" {
+				if l != "" {
+					l += " · "
+				}
+				l += t.Columns[j].Label
+			}
+			b := bar{label: l, v: *c.Value, lo: *c.Value, hi: *c.Value, display: c.FormatValue(), flag: c.Flag}
+			if c.CILow != nil && c.CIHigh != nil && !math.IsNaN(*c.CILow) && !math.IsNaN(*c.CIHigh) {
+				b.lo, b.hi, b.hasCI = *c.CILow, *c.CIHigh, true
+			}
+			if c.Pass != nil {
+				b.hasPass, b.pass = true, *c.Pass
+			}
+			bars = append(bars, b)
+		}
+	}
+	if len(bars) > 60 {
+		bars = bars[:60]
+	}
+	if len(bars) == 0 {
+		return "<div></div>"
+	}
+	lo, hi := 0.0, 0.0
+	for _, b := range bars {
+		lo = math.Min(lo, math.Min(b.v, b.lo))
+		hi = math.Max(hi, math.Max(b.v, b.hi))
+	}
+	if lo >= 0 && hi <= 1 {
+		lo, hi = 0, 1
+	}
+	if hi == lo {
+		hi = lo + 1
+	}
+	const (
+		labelW = 230.0
+		plotW  = 420.0
+		valueW = 90.0
+		rowH   = 22.0
+		top    = 8.0
+	)
+	width := labelW + plotW + valueW
+	height := top + rowH*float64(len(bars)) + 24
+	x := func(v float64) float64 { return labelW + (v-lo)/(hi-lo)*plotW }
+	var s strings.Builder
+	title := t.Title
+	if title == "" {
+		title = t.ID
+	}
+	fmt.Fprintf(&s, `<svg class="chart" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 %.0f %.0f" role="img" aria-label="%s">`,
+		width, height, html.EscapeString("chart: "+title))
+	fmt.Fprintf(&s, `<title>%s</title>`, html.EscapeString(title))
+	// grid: 0, 25, 50, 75, 100 % of the range
+	for k := 0; k <= 4; k++ {
+		v := lo + (hi-lo)*float64(k)/4
+		gx := x(v)
+		fmt.Fprintf(&s, `<line class="grid-line" x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f"/>`, gx, top, gx, height-20)
+		fmt.Fprintf(&s, `<text class="axis" x="%.1f" y="%.1f" text-anchor="middle">%s</text>`, gx, height-6, strconv.FormatFloat(v, 'g', 3, 64))
+	}
+	zero := x(0)
+	for i, b := range bars {
+		y := top + rowH*float64(i)
+		cls := "bar"
+		if b.hasPass {
+			if b.pass {
+				cls += " bar-pass"
+			} else {
+				cls += " bar-fail"
+			}
+		}
+		x0, x1 := math.Min(zero, x(b.v)), math.Max(zero, x(b.v))
+		label := b.label
+		if len([]rune(label)) > 34 {
+			label = string([]rune(label)[:33]) + "…"
+		}
+		tip := b.label + ": " + b.display
+		if b.hasCI {
+			tip += fmt.Sprintf(" [%s, %s]", strconv.FormatFloat(b.lo, 'g', 4, 64), strconv.FormatFloat(b.hi, 'g', 4, 64))
+		}
+		if b.flag != "" {
+			tip += " (" + b.flag + ")"
+		}
+		fmt.Fprintf(&s, `<g><title>%s</title>`, html.EscapeString(tip))
+		fmt.Fprintf(&s, `<text class="label" x="%.1f" y="%.1f" text-anchor="end">%s</text>`, labelW-8, y+rowH*0.68, html.EscapeString(label))
+		fmt.Fprintf(&s, `<rect class="%s" x="%.1f" y="%.1f" width="%.1f" height="%.1f" rx="2"/>`, cls, x0, y+4, math.Max(x1-x0, 1), rowH-8)
+		if b.hasCI {
+			cy := y + rowH/2
+			fmt.Fprintf(&s, `<line class="err" x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f"/>`, x(b.lo), cy, x(b.hi), cy)
+			fmt.Fprintf(&s, `<line class="err" x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f"/>`, x(b.lo), cy-5, x(b.lo), cy+5)
+			fmt.Fprintf(&s, `<line class="err" x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f"/>`, x(b.hi), cy-5, x(b.hi), cy+5)
+		}
+		fmt.Fprintf(&s, `<text class="value" x="%.1f" y="%.1f">%s</text></g>`, labelW+plotW+8, y+rowH*0.68, html.EscapeString(b.display))
+	}
+	if lo < 0 {
+		fmt.Fprintf(&s, `<line class="zero" x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f"/>`, zero, top, zero, height-20)
+	}
+	s.WriteString(`</svg>`)
+	return s.String()
+}

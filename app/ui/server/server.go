@@ -1,0 +1,196 @@
+// Package server hosts the page: `eval752 serve` runs a loopback HTTP server
+// that answers GET and HEAD for the app's known files and nothing else (no
+// upload, no write endpoint, nothing that could receive the user's data), and
+// `eval752 export-static DIR` writes the same files as a static site.
+//
+// Every response carries a Content-Security-Policy that lets the page load
+// only its own files and run WebAssembly, so even a bug in the page could not
+// send a byte to another origin.
+package server
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"eval752/app/ui"
+	"eval752/app/version"
+)
+
+// CSP is the Content-Security-Policy of every response. 'wasm-unsafe-eval'
+// is what WebAssembly.instantiateStreaming needs; nothing else is relaxed:
+// no inline scripts or styles, no other origin for anything.
+const CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; connect-src 'self'; " +
+	"img-src 'self' data:; style-src 'self'; worker-src 'self'; object-src 'none'; " +
+	"base-uri 'self'; frame-ancestors 'none'; form-action 'none'"
+
+// webFile is one file served under /web/: where it lives below the static
+// directory (build outputs under web/, hand-written assets at the top).
+type webFile struct {
+	URL  string // "/web/app.wasm"
+	Rel  string // path below the static dir
+	Type string // Content-Type
+	// Optional files may be absent (the demo bundle before `make demo`).
+	Optional bool
+}
+
+// WebFiles are the only files served under /web/.
+var WebFiles = []webFile{
+	{URL: "/web/app.wasm", Rel: "web/app.wasm", Type: "application/wasm"},
+	{URL: "/web/worker.wasm", Rel: "web/worker.wasm", Type: "application/wasm"},
+	{URL: "/web/wasm_exec.js", Rel: "web/wasm_exec.js", Type: "text/javascript; charset=utf-8"},
+	{URL: "/web/demo.eval752.zip", Rel: "web/demo.eval752.zip", Type: "application/zip", Optional: true},
+	{URL: "/web/worker.js", Rel: "worker.js", Type: "text/javascript; charset=utf-8"},
+	{URL: "/web/eval752.css", Rel: "app.css", Type: "text/css; charset=utf-8"},
+	{URL: "/web/icon.svg", Rel: "icon.svg", Type: "image/svg+xml"},
+	{URL: "/web/icon-192.png", Rel: "icon-192.png", Type: "image/png"},
+	{URL: "/web/icon-512.png", Rel: "icon-512.png", Type: "image/png"},
+}
+
+// appFiles are the files go-app's handler generates, plus the page itself.
+var appFiles = map[string]bool{
+	"/": true, "/app.js": true, "/app.css": true, "/wasm_exec.js": true,
+	"/app-worker.js": true, "/manifest.webmanifest": true,
+}
+
+// resources resolves /web/ URLs to themselves (so the page's URLs stay
+// root-relative, as go-app's loader needs) and serves them from dir.
+type resources struct {
+	dir   string
+	files map[string]webFile
+}
+
+func (r resources) Resolve(loc string) string {
+	if loc == "" || loc == "/" {
+		return "/"
+	}
+	if strings.HasPrefix(loc, "http://") || strings.HasPrefix(loc, "https://") {
+		return loc
+	}
+	if strings.HasPrefix(loc, "web/") {
+		return "/" + loc
+	}
+	return loc
+}
+
+func (r resources) ServeHTTP(w http.ResponseWriter, req *http.Request) {
+	f, ok := r.files[req.URL.Path]
+	if !ok {
+		http.NotFound(w, req)
+		return
+	}
+	fh, err := os.Open(filepath.Join(r.dir, filepath.FromSlash(f.Rel)))
+	if err != nil {
+		http.NotFound(w, req)
+		return
+	}
+	defer fh.Close()
+	st, err := fh.Stat()
+	if err != nil || st.IsDir() {
+		http.NotFound(w, req)
+		return
+	}
+	w.Header().Set("Content-Type", f.Type)
+	http.ServeContent(w, req, "", st.ModTime(), fh)
+}
+
+// Handler returns the go-app handler for the page with its files under dir
+// (the repository's static/ folder, or an exported site's root is not
+// needed: export-static copies files out of dir). The version is
+// version.Version plus a hash of the built files, so a new build replaces
+// the service worker's cache and an unchanged one keeps working offline.
+func Handler(dir string) *app.Handler {
+	ui.Register()
+	files := map[string]webFile{}
+	var cacheable []string
+	for _, f := range WebFiles {
+		files[f.URL] = f
+		if f.URL == "/web/app.wasm" {
+			continue // go-app caches it already
+		}
+		if f.Optional {
+			if _, err := os.Stat(filepath.Join(dir, f.Rel)); err != nil {
+				continue
+			}
+		}
+		cacheable = append(cacheable, f.URL)
+	}
+	return &app.Handler{
+		Name:        "eval752",
+		ShortName:   "eval752",
+		Title:       "eval752 — benchmark validator and scorer",
+		Description: "Validate and score evaluation benchmarks in your browser. Nothing leaves this browser.",
+		Author:      "eval752",
+		Lang:        "en",
+		Icon: app.Icon{
+			Default: "/web/icon-192.png",
+			Large:   "/web/icon-512.png",
+			SVG:     "/web/icon.svg",
+		},
+		BackgroundColor:    "#f7f7f5",
+		ThemeColor:         "#1f4e79",
+		LoadingLabel:       "Loading eval752 {progress}%",
+		Styles:             []string{"/web/eval752.css"},
+		CacheableResources: cacheable,
+		Resources:          resources{dir: dir, files: files},
+		Version:            buildVersion(dir),
+	}
+}
+
+// buildVersion is version.Version plus 12 hex digits of the sha256 of every
+// served file (in WebFiles order), so the service worker cache follows the
+// build, not the server start.
+func buildVersion(dir string) string {
+	h := sha256.New()
+	for _, f := range WebFiles {
+		fh, err := os.Open(filepath.Join(dir, filepath.FromSlash(f.Rel)))
+		if err != nil {
+			io.WriteString(h, f.Rel+":absent\n")
+			continue
+		}
+		io.WriteString(h, f.Rel+"\n")
+		io.Copy(h, fh)
+		fh.Close()
+	}
+	return version.Version + "-" + hex.EncodeToString(h.Sum(nil))[:12]
+}
+
+// Secure wraps the app handler: GET and HEAD only, only known paths, and the
+// security headers on every answer.
+func Secure(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		hd := w.Header()
+		hd.Set("Content-Security-Policy", CSP)
+		hd.Set("X-Content-Type-Options", "nosniff")
+		hd.Set("Referrer-Policy", "no-referrer")
+		hd.Set("Cross-Origin-Opener-Policy", "same-origin")
+		hd.Set("Cross-Origin-Resource-Policy", "same-origin")
+		hd.Set("Permissions-Policy", "camera=(), microphone=(), geolocation=()")
+		if r.Method != http.MethodGet && r.Method != http.MethodHead {
+			hd.Set("Allow", "GET, HEAD")
+			http.Error(w, "method not allowed: this server only hosts the app's files", http.StatusMethodNotAllowed)
+			return
+		}
+		p := r.URL.Path
+		known := appFiles[p]
+		if !known {
+			for _, f := range WebFiles {
+				if f.URL == p {
+					known = true
+					break
+				}
+			}
+		}
+		if !known || r.URL.RawQuery != "" && p != "/" {
+			http.NotFound(w, r)
+			return
+		}
+		h.ServeHTTP(w, r)
+	})
+}

@@ -1,0 +1,272 @@
+package ui
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"eval752/app/finding"
+	"eval752/app/ui/wire"
+)
+
+// ---- overview ----
+
+func (p *Page) renderOverview() app.UI {
+	r := p.res
+	return app.Div().Class("overview").Body(
+		app.H2().Text("What was loaded"),
+		app.Div().Class("scroll").Body(app.Table().Class("grid").Attr("data-test", "inputs").Body(
+			app.THead().Body(app.Tr().Body(
+				app.Th().Scope("col").Text("file"),
+				app.Th().Scope("col").Text("format"),
+				app.Th().Scope("col").Text("size"),
+				app.Th().Scope("col").Text("lines"),
+				app.Th().Scope("col").Text("sha256"),
+			)),
+			app.TBody().Body(app.Range(r.Inputs).Slice(func(i int) app.UI {
+				in := r.Inputs[i]
+				format := string(in.Format)
+				if format == "" {
+					format = "—"
+				}
+				return app.Tr().Attr("data-test", "input").Attr("data-path", in.Path).Body(
+					app.Th().Scope("row").Class("path").Text(in.Path),
+					app.Td().Text(format),
+					app.Td().Class("num").Text(humanBytes(in.Size)),
+					app.Td().Class("num").Text(strconv.Itoa(in.Lines)),
+					app.Td().Class("hash").Title(in.SHA256).Text(in.SHA256),
+				)
+			})),
+		)),
+		app.If(len(r.PerCode) > 0, func() app.UI {
+			return app.Div().Body(
+				app.H3().Text("Findings per rule"),
+				app.Div().Class("scroll").Body(app.Table().Class("grid narrow").Body(
+					app.THead().Body(app.Tr().Body(
+						app.Th().Scope("col").Text("rule"),
+						app.Th().Scope("col").Text("severity"),
+						app.Th().Scope("col").Text("count"),
+					)),
+					app.TBody().Body(app.Range(r.PerCode).Slice(func(i int) app.UI {
+						pc := r.PerCode[i]
+						return app.Tr().Body(
+							app.Th().Scope("row").Body(app.Button().Class("link").Text(pc.Code).OnClick(p.showCode(pc.Code))),
+							app.Td().Body(sevBadge(pc.Severity)),
+							app.Td().Class("num").Text(strconv.Itoa(pc.Count)),
+						)
+					})),
+				)),
+			)
+		}),
+		app.If(r.Overview != nil, func() app.UI { return renderReport("overview", r.Overview) }),
+	)
+}
+
+func (p *Page) showCode(code string) app.EventHandler {
+	return func(ctx app.Context, e app.Event) {
+		p.fCode, p.fSev, p.fPath, p.fLimit = code, "", "", 0
+		p.tab = "findings"
+	}
+}
+
+func sevBadge(s finding.Severity) app.UI {
+	return app.Span().Class("sev sev-" + s.String()).Text(s.String())
+}
+
+// ---- findings ----
+
+const findingsPage = 300
+
+func findingKey(f finding.Finding) string {
+	return fmt.Sprintf("%s\x00%d\x00%s\x00%s\x00%s", f.Path, f.Line, f.Code, f.Pointer, f.Message)
+}
+
+func (p *Page) renderFindings() app.UI {
+	all := p.res.Findings
+	codes := map[string]bool{}
+	paths := map[string]bool{}
+	for _, f := range all {
+		codes[f.Code] = true
+		paths[f.Path] = true
+	}
+	var shown []finding.Finding
+	for _, f := range all {
+		if (p.fSev == "" || f.Severity.String() == p.fSev) && (p.fCode == "" || f.Code == p.fCode) && (p.fPath == "" || f.Path == p.fPath) {
+			shown = append(shown, f)
+		}
+	}
+	limit := p.fLimit
+	if limit == 0 {
+		limit = findingsPage
+	}
+	more := len(shown) - limit
+	if more > 0 {
+		shown = shown[:limit]
+	}
+	var sel *finding.Finding
+	for i := range all {
+		if findingKey(all[i]) == p.selKey {
+			sel = &all[i]
+		}
+	}
+	return app.Div().Class("findings").Body(
+		app.Div().Class("filters").Attr("role", "group").Attr("aria-label", "filter findings").Body(
+			selectBox("f-sev", "severity", p.fSev, []string{"error", "warning", "info"}, func(v string) { p.fSev, p.fLimit = v, 0 }),
+			selectBox("f-code", "rule", p.fCode, sortedKeys(codes), func(v string) { p.fCode, p.fLimit = v, 0 }),
+			selectBox("f-path", "file", p.fPath, sortedKeys(paths), func(v string) { p.fPath, p.fLimit = v, 0 }),
+			app.Span().Class("muted").Attr("data-test", "findings-shown").Text(fmt.Sprintf("%d of %d findings", len(shown)+max(more, 0), len(all))),
+			app.Button().Class("button small").Text("Download CSV").OnClick(p.export("findings", "csv")),
+		),
+		app.If(len(all) == 0, func() app.UI {
+			return app.P().Class("empty good").Text("No findings: every check passed.")
+		}),
+		app.Div().Class("split").Body(
+			app.Div().Class("scroll list").Body(app.Table().Class("grid findings-table").Body(
+				app.THead().Body(app.Tr().Body(
+					app.Th().Scope("col").Text("severity"),
+					app.Th().Scope("col").Text("rule"),
+					app.Th().Scope("col").Text("where"),
+					app.Th().Scope("col").Text("message"),
+				)),
+				app.TBody().Body(app.Range(shown).Slice(func(i int) app.UI {
+					f := shown[i]
+					key := findingKey(f)
+					cls := "finding"
+					if key == p.selKey {
+						cls += " selected"
+					}
+					where := f.Path
+					if f.Line > 0 {
+						where += ":" + strconv.Itoa(f.Line)
+					}
+					return app.Tr().Class(cls).
+						Attr("data-test", "finding").
+						Attr("data-code", f.Code).
+						Attr("data-path", f.Path).
+						Attr("data-line", strconv.Itoa(f.Line)).
+						Attr("data-severity", f.Severity.String()).
+						Attr("data-pointer", f.Pointer).
+						Body(
+							app.Td().Body(sevBadge(f.Severity)),
+							app.Td().Class("code").Text(f.Code),
+							app.Td().Body(app.Button().Class("link where").Attr("data-test", "finding-open").
+								Title("show this line").Text(where).OnClick(p.openFinding(f))),
+							app.Td().Body(
+								app.Span().Text(f.Message),
+								app.If(f.Pointer != "", func() app.UI {
+									return app.Span().Class("ptr").Text(" at " + f.Pointer)
+								}),
+							),
+						)
+				})),
+			)),
+			app.If(sel != nil, func() app.UI { return p.renderFindingDetail(*sel) }),
+		),
+		app.If(more > 0, func() app.UI {
+			return app.Button().Class("button").Text(fmt.Sprintf("Show %d more", min(more, findingsPage))).OnClick(func(ctx app.Context, e app.Event) {
+				p.fLimit = limit + findingsPage
+			})
+		}),
+	)
+}
+
+func (p *Page) openFinding(f finding.Finding) app.EventHandler {
+	return func(ctx app.Context, e app.Event) {
+		p.selKey = findingKey(f)
+		p.win = nil
+		if f.Line > 0 {
+			p.sendJSON(wire.TypeLines, wire.LinesRequest{Path: f.Path, Line: f.Line, Context: 3})
+		}
+	}
+}
+
+func (p *Page) renderFindingDetail(f finding.Finding) app.UI {
+	return app.Aside().Class("detail").Attr("data-test", "finding-detail").Attr("aria-live", "polite").Body(
+		app.H3().Body(sevBadge(f.Severity), app.Span().Text(" "+f.Code)),
+		app.P().Text(f.Message),
+		app.If(f.Hint != "", func() app.UI { return app.P().Class("hint").Text("Hint: " + f.Hint) }),
+		app.P().Class("muted").Text(func() string {
+			s := f.Path
+			if f.Line > 0 {
+				s += " line " + strconv.Itoa(f.Line)
+			}
+			if f.Pointer != "" {
+				s += " · " + f.Pointer
+			}
+			return s
+		}()),
+		p.renderWindow(f),
+	)
+}
+
+func (p *Page) renderWindow(f finding.Finding) app.UI {
+	if f.Line <= 0 {
+		return app.P().Class("muted").Text("This finding is about the file as a whole.")
+	}
+	w := p.win
+	if w == nil || w.Path != f.Path || w.Line != f.Line {
+		return app.P().Class("muted").Text("reading the line…")
+	}
+	if w.Err != "" {
+		return app.P().Class("muted").Text(w.Err)
+	}
+	return app.Pre().Class("code-window").Attr("data-test", "line-window").Body(
+		app.Range(w.Lines).Slice(func(i int) app.UI {
+			n := w.First + i
+			text := w.Lines[i]
+			cut := i < len(w.Truncated) && w.Truncated[i]
+			cls := "ln"
+			var body []app.UI
+			if n == f.Line {
+				cls += " target"
+				st, en, exact, ok := wire.PointerSpan(text, f.Pointer)
+				if ok && f.Pointer != "" && en <= len(text) {
+					mcls := "ptr-hit"
+					if !exact {
+						mcls += " inexact"
+					}
+					body = []app.UI{
+						app.Text(text[:st]),
+						app.Mark().Class(mcls).Attr("data-test", "pointer-hit").Text(text[st:en]),
+						app.Text(text[en:]),
+					}
+				}
+			}
+			if body == nil {
+				body = []app.UI{app.Text(text)}
+			}
+			if cut {
+				body = append(body, app.Span().Class("cut").Text(" … (line cut)"))
+			}
+			return app.Span().Class(cls).Attr("data-line", strconv.Itoa(n)).Body(
+				append([]app.UI{app.Span().Class("lnum").Text(strconv.Itoa(n))}, body...)...,
+			)
+		}),
+	)
+}
+
+func sortedKeys(m map[string]bool) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// selectBox is a labelled <select> whose first option means "all".
+func selectBox(id, label, cur string, opts []string, set func(string)) app.UI {
+	return app.Label().Class("sel").For(id).Body(
+		app.Span().Text(label+" "),
+		app.Select().ID(id).Attr("data-test", id).OnChange(func(ctx app.Context, e app.Event) {
+			set(ctx.JSSrc().Get("value").String())
+		}).Body(
+			app.Option().Value("").Selected(cur == "").Text("all"),
+			app.Range(opts).Slice(func(i int) app.UI {
+				return app.Option().Value(opts[i]).Selected(cur == opts[i]).Text(opts[i])
+			}),
+		),
+	)
+}

@@ -1,0 +1,100 @@
+// Package wire is the protocol between the page (app/ui, go-app, UI thread)
+// and the core worker (wasm/worker, a second WASM in a Web Worker), plus the
+// pure helpers both sides need: slimming a Result before it crosses the
+// thread boundary, paging and filtering the item browser, reading a window of
+// lines around a finding, locating a JSON pointer inside a line, and building
+// export files.
+//
+// It imports neither go-app nor syscall/js, so it compiles into the small
+// worker WASM and is tested natively.
+//
+// Messages are plain JS objects {type, id, json, ...}: the JSON payload is a
+// string so both sides decode it with encoding/json; File and Blob objects
+// travel beside it (structured clone, never copied into Go on the UI thread).
+package wire
+
+import (
+	"eval752/app/dataset"
+	"eval752/app/finding"
+	"eval752/app/report"
+)
+
+// Message types. Page → worker: Evaluate, Lines, Items, Export.
+// Worker → page: Ready, Progress, Result, Error, Lines, Items, Export.
+const (
+	TypeReady    = "ready"
+	TypeEvaluate = "evaluate"
+	TypeProgress = "progress"
+	TypeResult   = "result"
+	TypeError    = "error"
+	TypeLines    = "lines"
+	TypeItems    = "items"
+	TypeExport   = "export"
+)
+
+// LinesRequest asks for the lines around Line of Path (a top-level input name
+// or "bundle.zip!entry").
+type LinesRequest struct {
+	Path    string `json:"path"`
+	Line    int    `json:"line"`
+	Context int    `json:"context"`
+}
+
+// LineWindow is the answer: lines First..First+len(Lines)-1 of Path.
+type LineWindow struct {
+	Path      string   `json:"path"`
+	Line      int      `json:"line"`
+	First     int      `json:"first"`
+	Lines     []string `json:"lines"`
+	Truncated []bool   `json:"truncated,omitempty"` // line longer than MaxLineDisplay, cut
+	Err       string   `json:"err,omitempty"`
+}
+
+// ItemQuery selects a page of the item browser.
+type ItemQuery struct {
+	Offset      int    `json:"offset"`
+	Limit       int    `json:"limit"`
+	Failures    bool   `json:"failures"`    // only items some run failed
+	Differences bool   `json:"differences"` // only items where run A and run B differ
+	RunA        string `json:"run_a"`       // default: first run
+	RunB        string `json:"run_b"`       // default: second run
+	Search      string `json:"search"`      // substring of id or question
+}
+
+// ItemPage is one page of matching items.
+type ItemPage struct {
+	Total   int                 `json:"total"`   // items in the report
+	Matches int                 `json:"matches"` // items matching the query
+	Offset  int                 `json:"offset"`
+	Items   []report.ItemDetail `json:"items"`
+}
+
+// ExportRequest names what to download.
+type ExportRequest struct {
+	// What: "score", "compare", "audit", "overview" (a report), "result" (the
+	// whole evaluation as JSON) or "findings" (CSV or JSON).
+	What   string `json:"what"`
+	Format string `json:"format"` // "json", "md", "csv"
+}
+
+// ResultMeta accompanies the slim result.
+type ResultMeta struct {
+	Items   int   `json:"items"`    // item details kept in the worker
+	Millis  int64 `json:"millis"`   // worker time for the evaluation
+	InBytes int64 `json:"in_bytes"` // bytes of the inputs
+}
+
+// Result is the page's view of engine.Result: the same JSON field names,
+// decoded without importing the engine (which would link the whole core
+// into the page's WASM). Fields the page does not show are left out.
+type Result struct {
+	Inputs   []dataset.InputInfo `json:"inputs"`
+	Findings finding.List        `json:"findings"`
+	Counts   finding.Counts      `json:"counts"`
+	PerCode  []finding.CodeCount `json:"per_code"`
+	Overview *report.Report      `json:"overview,omitempty"`
+	Score    *report.Report      `json:"score,omitempty"`
+	Compare  *report.Report      `json:"compare,omitempty"`
+	Audit    *report.Report      `json:"audit,omitempty"`
+	Runs     []string            `json:"runs,omitempty"`
+}

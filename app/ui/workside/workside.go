@@ -1,0 +1,112 @@
+// Package workside holds the worker-side helpers that need the full
+// engine.Result: slimming it before it crosses to the UI thread, and
+// rendering exports. It is linked into the worker WASM only, so the page's
+// WASM does not carry the core.
+package workside
+
+import (
+	"bytes"
+	"encoding/csv"
+	"encoding/json"
+	"fmt"
+	"strconv"
+
+	"eval752/app/engine"
+	"eval752/app/report"
+	"eval752/app/ui/wire"
+)
+
+// Export renders what req names from the full result r (items included, as
+// the CLI prints them) and returns a file name, a MIME type and the bytes.
+// Report exports go through the report package's own renderers, so the
+// downloaded JSON is byte-for-byte what `eval752 score --json` prints for
+// the same inputs.
+func Export(r *engine.Result, req wire.ExportRequest) (name, mime string, data []byte, err error) {
+	var buf bytes.Buffer
+	var rep *report.Report
+	switch req.What {
+	case "score":
+		rep = r.Score
+	case "compare":
+		rep = r.Compare
+	case "audit":
+		rep = r.Audit
+	case "overview":
+		rep = r.Overview
+	case "result":
+		enc := json.NewEncoder(&buf)
+		enc.SetIndent("", "  ")
+		enc.SetEscapeHTML(false)
+		if err := enc.Encode(r); err != nil {
+			return "", "", nil, err
+		}
+		return "eval752-result.json", "application/json", buf.Bytes(), nil
+	case "findings":
+		if req.Format == "json" {
+			enc := json.NewEncoder(&buf)
+			enc.SetIndent("", "  ")
+			enc.SetEscapeHTML(false)
+			if err := enc.Encode(r.Findings); err != nil {
+				return "", "", nil, err
+			}
+			return "eval752-findings.json", "application/json", buf.Bytes(), nil
+		}
+		cw := csv.NewWriter(&buf)
+		cw.Write([]string{"severity", "code", "path", "line", "pointer", "message", "hint"})
+		for _, f := range r.Findings {
+			cw.Write([]string{f.Severity.String(), f.Code, f.Path, strconv.Itoa(f.Line), f.Pointer, f.Message, f.Hint})
+		}
+		cw.Flush()
+		if err := cw.Error(); err != nil {
+			return "", "", nil, err
+		}
+		return "eval752-findings.csv", "text/csv", buf.Bytes(), nil
+	default:
+		return "", "", nil, fmt.Errorf("unknown export %q", req.What)
+	}
+	if rep == nil {
+		return "", "", nil, fmt.Errorf("there is no %s report for these inputs", req.What)
+	}
+	base := "eval752-" + req.What
+	switch req.Format {
+	case "json":
+		err = rep.WriteJSON(&buf)
+		name, mime = base+".json", "application/json"
+	case "md":
+		err = rep.WriteMarkdown(&buf)
+		name, mime = base+".md", "text/markdown"
+	case "csv":
+		err = rep.WriteCSV(&buf)
+		name, mime = base+".csv", "text/csv"
+	default:
+		return "", "", nil, fmt.Errorf("unknown export format %q", req.Format)
+	}
+	if err != nil {
+		return "", "", nil, err
+	}
+	return name, mime, buf.Bytes(), nil
+}
+
+// Slim returns a copy of r whose reports carry no Items (they can be tens of
+// megabytes; the item browser pages through them in the worker) and the
+// items of the score report (or, without one, of the comparison).
+func Slim(r *engine.Result) (engine.Result, []report.ItemDetail) {
+	out := *r
+	var items []report.ItemDetail
+	strip := func(p *report.Report) *report.Report {
+		if p == nil {
+			return nil
+		}
+		c := *p
+		if items == nil && len(c.Items) > 0 {
+			items = c.Items
+		}
+		c.Items = nil
+		return &c
+	}
+	out.Score = strip(r.Score)
+	out.Compare = strip(r.Compare)
+	out.Audit = strip(r.Audit)
+	out.Overview = strip(r.Overview)
+	return out, items
+}

@@ -1,0 +1,208 @@
+package validate
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"eval752/app/dataset"
+	"eval752/app/finding"
+)
+
+// Gate 1, bundle consistency: what manifest.json and meta.json say about the
+// bundle agrees with what is in it (seed 004 .eval752.zip 包结构). The readers
+// report a missing manifest.json / meta.json; these rules check their content.
+
+var (
+	ruleManifestIncomplete = register(finding.Rule{
+		Code:        "bundle.manifest-incomplete",
+		Severity:    finding.Info,
+		Description: "manifest.json states the bundle's kind and format_version.",
+		Source:      "seed 004 .eval752.zip 包结构 (manifest.json: 包格式版本和类型)",
+		Hint:        "Write {\"format_version\": 1, \"kind\": \"dataset\"} (or \"results\").",
+		Family:      "bundle",
+	})
+	ruleManifestKind = register(finding.Rule{
+		Code:        "bundle.manifest-kind",
+		Severity:    finding.Error,
+		Description: "manifest.json's kind (alias type) is \"dataset\" or \"results\".",
+		Source:      "seed 004 .eval752.zip 包结构 (自包含的数据集（或结果）包)",
+		Hint:        "Use \"dataset\" for a set of questions, \"results\" for a bundle that also carries results.jsonl.",
+		Family:      "bundle",
+	})
+	ruleManifestVersion = register(finding.Rule{
+		Code:        "bundle.manifest-version",
+		Severity:    finding.Error,
+		Description: "manifest.json's format_version (alias version) is a version eval752 reads: 1 or 1.x.",
+		Source:      "seed 004 .eval752.zip 包结构 (manifest.json: 包格式版本)",
+		Hint:        "Set format_version to 1; a newer bundle needs a newer eval752.",
+		Family:      "bundle",
+	})
+	ruleManifestFileMissing = register(finding.Rule{
+		Code:        "bundle.manifest-file-missing",
+		Severity:    finding.Error,
+		Description: "Every file listed in manifest.json's files exists in the archive.",
+		Source:      "seed 004 .eval752.zip 包结构",
+		Hint:        "Add the file to the archive or remove it from manifest.json's files.",
+		Family:      "bundle",
+	})
+	ruleManifestSHA = register(finding.Rule{
+		Code:        "bundle.manifest-sha256",
+		Severity:    finding.Error,
+		Description: "The sha256 manifest.json lists for a file equals the sha256 of the file in the archive.",
+		Source:      "seed 004 .eval752.zip 包结构; seed 000 §5 (报告必须引用 sha256)",
+		Hint:        "The file changed after the manifest was written: rebuild the manifest (or restore the file).",
+		Family:      "bundle",
+	})
+	ruleManifestUnlisted = register(finding.Rule{
+		Code:        "bundle.section-unlisted",
+		Severity:    finding.Error,
+		Description: "When manifest.json lists files, every sections/*.jsonl of the archive is listed.",
+		Source:      "seed 004 .eval752.zip 包结构 (sections/ 各分区的题目)",
+		Hint:        "Add the section to manifest.json's files, or drop the files list to let eval752 read every section.",
+		Family:      "bundle",
+	})
+	ruleVersionHash = register(finding.Rule{
+		Code:        "bundle.version-hash",
+		Severity:    finding.Error,
+		Description: "meta.json's version_hash equals the hash recomputed from the bundle's sections/, assets/, checkers/ and corpus/ files.",
+		Source:      "seed 004 .eval752.zip 包结构 (meta.json: 版本哈希)",
+		Hint:        "The content changed after version_hash was written: update it to the expected value (or restore the content).",
+		Family:      "bundle",
+	})
+	ruleVersionHashMissing = register(finding.Rule{
+		Code:        "bundle.version-hash-missing",
+		Severity:    finding.Warning,
+		Description: "meta.json carries a version_hash so a score can be tied to the exact content it was computed on.",
+		Source:      "seed 004 .eval752.zip 包结构 (meta.json: 版本哈希); seed 000 §5",
+		Hint:        "Add \"version_hash\" with the value in the message.",
+		Family:      "bundle",
+	})
+	ruleVersionHashUnverifiable = register(finding.Rule{
+		Code:        "bundle.version-hash-unverifiable",
+		Severity:    finding.Info,
+		Description: "A version_hash that is not hex (a free-form label), or of a meta.json given outside its archive, cannot be checked against the content.",
+		Source:      "seed 004 .eval752.zip 包结构 (meta.json: 版本哈希)",
+		Hint:        "Use \"sha256:<hex>\" as computed by eval752 so the hash can be verified.",
+		Family:      "bundle",
+	})
+)
+
+func (c *checker) checkBundles() {
+	for _, b := range c.ds.Bundles {
+		c.checkManifest(b)
+		c.checkMeta(b)
+	}
+}
+
+func (c *checker) checkManifest(b *dataset.Bundle) {
+	m := b.Manifest
+	if m == nil || !m.Typed {
+		return
+	}
+	kind, kindPtr := m.V.Kind, "/kind"
+	if kind == "" && m.V.Type != "" {
+		kind, kindPtr = m.V.Type, "/type"
+	}
+	ver, verPtr := m.V.FormatVersion, "/format_version"
+	if ver == nil && m.V.Version != nil {
+		ver, verPtr = m.V.Version, "/version"
+	}
+	var missing []string
+	if kind == "" {
+		missing = append(missing, "kind")
+	} else if kind != "dataset" && kind != "results" {
+		c.add(ruleManifestKind.At(m.Path, m.Line, kindPtr, "manifest kind %q is not \"dataset\" or \"results\"", kind))
+	}
+	if ver == nil {
+		missing = append(missing, "format_version")
+	} else if s, ok := knownFormatVersion(ver); !ok {
+		c.add(ruleManifestVersion.At(m.Path, m.Line, verPtr, "manifest format_version %s is not one eval752 reads (1 or 1.x)", s))
+	}
+	if len(missing) > 0 {
+		c.add(ruleManifestIncomplete.At(m.Path, m.Line, "", "manifest.json does not state %s", strings.Join(missing, " or ")))
+	}
+	if len(m.V.Files) == 0 || len(b.Entries) == 0 {
+		return // no list, or a manifest.json given outside an archive: nothing to compare
+	}
+	listed := map[string]bool{}
+	for i, f := range m.V.Files {
+		name := strings.TrimPrefix(f.Path, "./")
+		listed[name] = true
+		got, ok := b.SHA256[name]
+		if !ok {
+			c.add(ruleManifestFileMissing.At(m.Path, m.Line, ptr("files", i, "path"), "manifest lists %q, which is not in the archive", f.Path))
+			continue
+		}
+		want := strings.ToLower(strings.TrimPrefix(strings.TrimSpace(f.SHA256), "sha256:"))
+		if want != "" && want != got {
+			c.add(ruleManifestSHA.At(m.Path, m.Line, ptr("files", i, "sha256"),
+				"manifest sha256 of %s is %s, the archive's file hashes to %s", name, want, got))
+		}
+	}
+	for _, s := range b.Sections {
+		_, name := splitPath(s)
+		if !listed[name] {
+			c.add(ruleManifestUnlisted.At(m.Path, m.Line, "/files", "section %s is in the archive but not listed in manifest files", name))
+		}
+	}
+}
+
+// knownFormatVersion accepts 1, "1", "1.0", "1.2": bundles of format major
+// version 1. It returns the value as text for the message.
+func knownFormatVersion(v any) (string, bool) {
+	var s string
+	switch x := v.(type) {
+	case json.Number:
+		s = x.String()
+	case string:
+		s = x
+	case float64:
+		s = fmtNum(x)
+	case int:
+		s = fmt.Sprint(x)
+	default:
+		b, _ := json.Marshal(v)
+		return string(b), false
+	}
+	t := strings.TrimPrefix(strings.TrimSpace(s), "v")
+	ok := t == "1" || strings.HasPrefix(t, "1.") && len(t) > 2
+	if _, isStr := v.(string); isStr {
+		s = quote(s)
+	}
+	return s, ok
+}
+
+func (c *checker) checkMeta(b *dataset.Bundle) {
+	m := b.Meta
+	if m == nil || !m.Typed {
+		return
+	}
+	declared := strings.TrimSpace(m.V.VersionHash)
+	if len(b.Entries) == 0 {
+		// meta.json given on its own, not inside an archive: the content
+		// it describes was not loaded.
+		if declared != "" {
+			c.add(ruleVersionHashUnverifiable.At(m.Path, m.Line, "/version_hash",
+				"version_hash %q cannot be checked: meta.json was given outside its .eval752.zip", declared).
+				WithHint("Validate the packed bundle to check its version hash."))
+		}
+		return
+	}
+	want := dataset.VersionHash(b.SHA256)
+	if declared == "" {
+		c.add(ruleVersionHashMissing.At(m.Path, m.Line, "", "meta.json has no version_hash; the content hashes to %s", want).
+			WithHint("Add \"version_hash\": \"" + want + "\" to meta.json."))
+		return
+	}
+	ok, verifiable := dataset.MatchVersionHash(declared, want)
+	switch {
+	case !verifiable:
+		c.add(ruleVersionHashUnverifiable.At(m.Path, m.Line, "/version_hash",
+			"version_hash %q is not a hex hash and cannot be checked; the content hashes to %s", declared, want))
+	case !ok:
+		c.add(ruleVersionHash.At(m.Path, m.Line, "/version_hash",
+			"version_hash %s does not match the bundle content: expected %s", declared, want).
+			WithHint("Set \"version_hash\": \"" + want + "\" if the content change is intended; otherwise restore the content."))
+	}
+}

@@ -1,0 +1,605 @@
+package validate
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"strings"
+	"unicode/utf8"
+
+	"eval752/app/dataset"
+	"eval752/app/finding"
+	"eval752/app/model"
+)
+
+// Gates 2 and 3 for seed-003 RAG sets: evidence anchors resolve to a real
+// span of a real document, answerability agrees with the evidence, and what
+// is searchable has been approved.
+//
+// Conventions (seed 003 §4.3 leaves them open; fixed here): char offsets
+// count Unicode code points of the document version's text, [char_start,
+// char_end); page_no is 1-based; evidence_sha256 is the lowercase hex sha256
+// of the span's UTF-8 bytes (a "sha256:" prefix and upper case are accepted).
+
+var (
+	ruleRAGDocsAbsent = register(finding.Rule{
+		Code:        "rag.documents-absent",
+		Severity:    finding.Info,
+		Description: "No documents.jsonl was loaded, so evidence doc_ids and offsets are checked only for their shape; reported once per file.",
+		Source:      "seed 003 §4.2 step 4 (自动检查证据是否真实存在)",
+		Hint:        "Validate the questions together with documents.jsonl (and pages.jsonl) to check every anchor against its document.",
+		Family:      "rag",
+	})
+	ruleRAGDocUnknown = register(finding.Rule{
+		Code:        "rag.doc-unknown",
+		Severity:    finding.Error,
+		Description: "An evidence anchor's doc_id is in documents.jsonl.",
+		Source:      "seed 003 §4.3 (Gold 主锚点必须是稳定的源位置)",
+		Hint:        "Fix doc_id, or add the document to documents.jsonl.",
+		Family:      "rag",
+	})
+	ruleRAGVersion = register(finding.Rule{
+		Code:        "rag.document-version",
+		Severity:    finding.Warning,
+		Description: "An anchor's document_version_id is a version listed in documents.jsonl; offsets of another version are not checked against this text.",
+		Source:      "seed 003 §4.3 (doc/version/page/char offsets)",
+		Hint:        "Re-anchor the evidence to the current document version, or load the version it was annotated on.",
+		Family:      "rag",
+	})
+	ruleRAGOffsets = register(finding.Rule{
+		Code:        "rag.offsets",
+		Severity:    finding.Error,
+		Description: "char_start and char_end come together, are ≥ 0 and char_start < char_end.",
+		Source:      "seed 003 §4.3 (char offsets)",
+		Hint:        "Give the half-open span [char_start, char_end) in code points of the document text.",
+		Family:      "rag",
+	})
+	ruleRAGOutside = register(finding.Rule{
+		Code:        "rag.offsets-outside",
+		Severity:    finding.Error,
+		Description: "An anchor's char_end is inside its document (text length in code points, char_count, or the pages' extents).",
+		Source:      "seed 003 §4.3; §4.2 step 4",
+		Hint:        "The offsets point past the end of the document: re-anchor against this document version.",
+		Family:      "rag",
+	})
+	ruleRAGPage = register(finding.Rule{
+		Code:        "rag.page",
+		Severity:    finding.Error,
+		Description: "page_no is ≥ 1 and within the document's page_count (or among its pages in pages.jsonl).",
+		Source:      "seed 003 §4.2 step 4 (页码是否有效)",
+		Hint:        "Use the document's physical page number, 1-based.",
+		Family:      "rag",
+	})
+	ruleRAGPageSpan = register(finding.Rule{
+		Code:        "rag.page-span",
+		Severity:    finding.Warning,
+		Description: "An anchor's char_start lies on its page_no according to pages.jsonl.",
+		Source:      "seed 003 §4.3 (doc/version/page/char offsets)",
+		Hint:        "page_no and the offsets disagree; fix whichever is wrong.",
+		Family:      "rag",
+	})
+	ruleRAGBBox = register(finding.Rule{
+		Code:        "rag.bbox",
+		Severity:    finding.Error,
+		Description: "An anchor's bbox is 4 non-negative numbers with x0 < x1 and y0 < y1.",
+		Source:      "seed 003 §2.1, §4.3 (bbox)",
+		Hint:        "Write the box as [x0, y0, x1, y1] with the top-left corner first.",
+		Family:      "rag",
+	})
+	ruleRAGSHAFormat = register(finding.Rule{
+		Code:        "rag.sha256-format",
+		Severity:    finding.Error,
+		Description: "A non-empty evidence_sha256 is 64 hex digits.",
+		Source:      "seed 003 §4.3 (evidence_sha256)",
+		Hint:        "Store the hex sha256 of the span's UTF-8 bytes, or leave it empty.",
+		Family:      "rag",
+	})
+	ruleRAGSHA = register(finding.Rule{
+		Code:        "rag.sha256-mismatch",
+		Severity:    finding.Error,
+		Description: "evidence_sha256 equals the sha256 of the span's UTF-8 when the text is present (the anchor's evidence_text, or the document text at [char_start, char_end)).",
+		Source:      "seed 003 §4.3 (evidence hash); §4.2 step 4",
+		Hint:        "The evidence changed or the offsets moved: re-anchor, then recompute the hash.",
+		Family:      "rag",
+	})
+	ruleRAGEvidenceText = register(finding.Rule{
+		Code:        "rag.evidence-text-mismatch",
+		Severity:    finding.Error,
+		Description: "An anchor's evidence_text equals the document text at [char_start, char_end).",
+		Source:      "seed 003 §4.2 step 4 (证据是否真实存在)",
+		Hint:        "Copy the span from the document verbatim, or fix the offsets.",
+		Family:      "rag",
+	})
+	ruleRAGUnansRef = register(finding.Rule{
+		Code:        "rag.unanswerable-reference",
+		Severity:    finding.Error,
+		Description: "answerable=false ⇒ no reference_answer.",
+		Source:      "seed 003 §4.3, §4.4",
+		Hint:        "Set reference_answer to null, or answerable to true.",
+		Family:      "rag",
+	})
+	ruleRAGUnansEvidence = register(finding.Rule{
+		Code:        "rag.unanswerable-evidence",
+		Severity:    finding.Error,
+		Description: "answerable=false ⇒ no required evidence group.",
+		Source:      "seed 003 §4.3, §4.4",
+		Hint:        "Drop the evidence, mark it \"required\": false, or set answerable to true.",
+		Family:      "rag",
+	})
+	ruleRAGAnsEvidence = register(finding.Rule{
+		Code:        "rag.answerable-evidence",
+		Severity:    finding.Error,
+		Description: "answerable=true ⇒ at least one required evidence group.",
+		Source:      "seed 003 §4.3; §7 (Hit/CompleteHit need necessary evidence groups)",
+		Hint:        "Anchor the evidence that supports the reference answer.",
+		Family:      "rag",
+	})
+	ruleRAGGrade = register(finding.Rule{
+		Code:        "rag.judgment-grade",
+		Severity:    finding.Error,
+		Description: "A judgment's grade is 0, 1, 2 or 3.",
+		Source:      "seed 003 §7 (qrels 相关等级)",
+		Hint:        "Use the 0–3 scale of seed 003 §7.",
+		Family:      "rag",
+	})
+	ruleRAGQID = register(finding.Rule{
+		Code:        "rag.unknown-qid",
+		Severity:    finding.Error,
+		Description: "The qid of a judgment or prediction is a loaded question's qid.",
+		Source:      "seed 003 §6.2, §10",
+		Hint:        "Fix the qid, or load the questions.jsonl the file belongs to.",
+		Family:      "rag",
+	})
+	ruleRAGQuestionsAbsent = register(finding.Rule{
+		Code:        "rag.questions-absent",
+		Severity:    finding.Info,
+		Description: "Judgments or predictions were loaded without questions, so their qids are not checked; reported once per file.",
+		Source:      "seed 003 §10",
+		Hint:        "Validate together with questions.jsonl.",
+		Family:      "rag",
+	})
+	ruleRAGChunk = register(finding.Rule{
+		Code:        "rag.unknown-chunk",
+		Severity:    finding.Warning,
+		Description: "Chunk ids of a prediction (retrieved, reranked, cited) exist in the loaded chunks.jsonl.",
+		Source:      "seed 003 §6.2 (引用编号必须由后端映射到真实切片)",
+		Hint:        "Load the run's chunks.jsonl, or fix the ids.",
+		Family:      "rag",
+	})
+	ruleRAGChunksAbsent = register(finding.Rule{
+		Code:        "rag.chunks-absent",
+		Severity:    finding.Info,
+		Description: "Predictions were loaded without chunks.jsonl, so their chunk ids are not checked; reported once per file.",
+		Source:      "seed 003 §6.2",
+		Hint:        "Validate together with the run's chunks.jsonl.",
+		Family:      "rag",
+	})
+	ruleRAGSearchable = register(finding.Rule{
+		Code:        "rag.searchable-unapproved",
+		Severity:    finding.Error,
+		Description: "A document, or a chunk of a document, whose review_state is not CLOUD_APPROVED is not searchable.",
+		Source:      "seed 003 §1.2 (在此之前严禁向量化…或激活检索)",
+		Hint:        "Set searchable to false until the document is CLOUD_APPROVED.",
+		Family:      "rag",
+	})
+	ruleRAGConfigHash = register(finding.Rule{
+		Code:        "rag.config-hash",
+		Severity:    finding.Warning,
+		Description: "A sha256 recorded in config.yaml (corpus_manifest_sha256, judgment_set_sha256, qrels_sha256, dataset_sha256) equals the sha256 of the loaded file it names.",
+		Source:      "seed 003 §10 (config.yaml 至少冻结); §4.5",
+		Hint:        "The run was made on other files than the ones loaded: load the frozen files, or re-run and record the new hash.",
+		Family:      "rag",
+	})
+)
+
+// anchor is the common view of a gold evidence group and a judgment.
+type anchor struct {
+	DocID, Version string
+	PageNo         *int
+	CharStart      *int
+	CharEnd        *int
+	BBox           []float64
+	SHA            string
+	Text           *string
+}
+
+// ragIndex holds the documents and pages an anchor is checked against.
+type ragIndex struct {
+	docs     map[string][]*dataset.Rec[model.RAGDocument]
+	pages    map[string][]*dataset.Rec[model.RAGPage] // by doc_id
+	runes    map[*model.RAGDocument][]rune
+	haveDocs bool
+}
+
+func (c *checker) checkRAG() {
+	ds := c.ds
+	ix := &ragIndex{
+		docs:     map[string][]*dataset.Rec[model.RAGDocument]{},
+		pages:    map[string][]*dataset.Rec[model.RAGPage]{},
+		runes:    map[*model.RAGDocument][]rune{},
+		haveDocs: c.has(model.FormatRAGDocument) || len(ds.Documents) > 0,
+	}
+	for i := range ds.Documents {
+		if d := &ds.Documents[i]; d.Typed {
+			ix.docs[d.V.DocID] = append(ix.docs[d.V.DocID], d)
+		}
+	}
+	for i := range ds.Pages {
+		if p := &ds.Pages[i]; p.Typed {
+			ix.pages[p.V.DocID] = append(ix.pages[p.V.DocID], p)
+		}
+	}
+	once := onceSet{}
+	qids := map[string]bool{}
+	for _, r := range ds.RAG {
+		if r.Typed {
+			qids[r.V.QID] = true
+		}
+	}
+	haveQuestions := c.has(model.FormatRAGQuestion) || len(ds.RAG) > 0
+
+	for _, r := range ds.RAG {
+		if !r.Typed {
+			continue
+		}
+		q := r.V
+		required := 0
+		for i, g := range q.GoldEvidenceGroups {
+			base := ptr("gold_evidence_groups", i)
+			isReq := g.Required == nil || *g.Required
+			if isReq {
+				required++
+				if !q.Answerable {
+					c.add(ruleRAGUnansEvidence.At(r.Path, r.Line, base, "unanswerable question has a required evidence group (doc %q)", g.DocID))
+				}
+			}
+			c.checkAnchor(ix, once, r.Loc, base, anchor{g.DocID, g.DocumentVersionID, g.PageNo, g.CharStart, g.CharEnd, g.BBox, g.EvidenceSHA256, g.EvidenceText})
+		}
+		if q.Answerable && required == 0 {
+			c.add(ruleRAGAnsEvidence.At(r.Path, r.Line, "/gold_evidence_groups", "answerable question has no required evidence group"))
+		}
+		if !q.Answerable && q.ReferenceAnswer != nil && strings.TrimSpace(*q.ReferenceAnswer) != "" {
+			c.add(ruleRAGUnansRef.At(r.Path, r.Line, "/reference_answer", "unanswerable question has a reference_answer; it must be null"))
+		}
+	}
+
+	for _, r := range ds.Judgments {
+		if !r.Typed {
+			continue
+		}
+		j := r.V
+		if j.Grade < 0 || j.Grade > 3 {
+			c.add(ruleRAGGrade.At(r.Path, r.Line, "/grade", "grade %d is outside 0–3", j.Grade))
+		}
+		c.checkQID(once, haveQuestions, qids, r.Loc, j.QID)
+		c.checkAnchor(ix, once, r.Loc, "", anchor{j.DocID, j.DocumentVersionID, j.PageNo, j.CharStart, j.CharEnd, j.BBox, j.EvidenceSHA256, nil})
+	}
+
+	c.checkPredictions(once, haveQuestions, qids)
+	c.checkSearchable(ix)
+	c.checkConfigHashes()
+}
+
+func (c *checker) checkQID(once onceSet, haveQuestions bool, qids map[string]bool, l dataset.Loc, qid string) {
+	if !haveQuestions {
+		if once.first(ruleRAGQuestionsAbsent.Code, l.Path) {
+			c.add(ruleRAGQuestionsAbsent.At(l.Path, 0, "", "no questions were loaded, so the qids of this file are not checked"))
+		}
+		return
+	}
+	if !qids[qid] {
+		c.add(ruleRAGQID.At(l.Path, l.Line, "/qid", "qid %q is not a loaded question", qid))
+	}
+}
+
+// checkAnchor checks one anchor's shape, then resolves it to its document.
+func (c *checker) checkAnchor(ix *ragIndex, once onceSet, l dataset.Loc, base string, a anchor) {
+	at := func(rule *finding.Rule, p string, format string, args ...any) {
+		c.add(rule.At(l.Path, l.Line, base+p, format, args...))
+	}
+	spanOK := false
+	switch {
+	case a.CharStart == nil && a.CharEnd == nil:
+	case a.CharStart == nil:
+		at(ruleRAGOffsets, "/char_end", "char_end given without char_start")
+	case a.CharEnd == nil:
+		at(ruleRAGOffsets, "/char_start", "char_start given without char_end")
+	case *a.CharStart < 0:
+		at(ruleRAGOffsets, "/char_start", "char_start %d is negative", *a.CharStart)
+	case *a.CharStart >= *a.CharEnd:
+		at(ruleRAGOffsets, "/char_end", "span [%d, %d) is empty or reversed: need char_start < char_end", *a.CharStart, *a.CharEnd)
+	default:
+		spanOK = true
+	}
+	if a.PageNo != nil && *a.PageNo < 1 {
+		at(ruleRAGPage, "/page_no", "page_no %d is not ≥ 1", *a.PageNo)
+	}
+	if a.BBox != nil {
+		if len(a.BBox) != 4 {
+			at(ruleRAGBBox, "/bbox", "bbox must be 4 numbers [x0, y0, x1, y1], has %d", len(a.BBox))
+		} else if msg := bboxProblem(a.BBox); msg != "" {
+			at(ruleRAGBBox, "/bbox", "%s", msg)
+		}
+	}
+	sha := strings.ToLower(strings.TrimPrefix(strings.TrimSpace(a.SHA), "sha256:"))
+	shaOK := false
+	if a.SHA != "" {
+		if len(sha) != 64 || !isHex(sha) {
+			at(ruleRAGSHAFormat, "/evidence_sha256", "evidence_sha256 %q is not 64 hex digits", a.SHA)
+		} else {
+			shaOK = true
+		}
+	}
+	if shaOK && a.Text != nil {
+		if got := sha256Hex(*a.Text); got != sha {
+			at(ruleRAGSHA, "/evidence_sha256", "evidence_sha256 %s does not match evidence_text, whose sha256 is %s", sha, got)
+		}
+	}
+
+	if !ix.haveDocs {
+		if once.first(ruleRAGDocsAbsent.Code, l.Path) {
+			c.add(ruleRAGDocsAbsent.At(l.Path, 0, "", "no documents.jsonl was loaded, so doc_ids and offsets in this file are checked only for their shape"))
+		}
+		return
+	}
+	cands := ix.docs[a.DocID]
+	if len(cands) == 0 {
+		at(ruleRAGDocUnknown, "/doc_id", "doc_id %q is not in documents.jsonl", a.DocID)
+		return
+	}
+	doc := cands[0]
+	if a.Version != "" {
+		var match *dataset.Rec[model.RAGDocument]
+		var known []string
+		for _, d := range cands {
+			if d.V.DocumentVersionID == a.Version {
+				match = d
+			}
+			if d.V.DocumentVersionID != "" {
+				known = append(known, d.V.DocumentVersionID)
+			}
+		}
+		if match == nil && len(known) > 0 {
+			at(ruleRAGVersion, "/document_version_id", "document %q has no version %q in documents.jsonl (it has %s); offsets are not checked", a.DocID, a.Version, listSome(known))
+			return
+		}
+		if match != nil {
+			doc = match
+		}
+	}
+	d := &doc.V
+	pages := ix.pages[a.DocID]
+
+	if a.PageNo != nil && *a.PageNo >= 1 {
+		switch {
+		case d.PageCount != nil:
+			if *a.PageNo > *d.PageCount {
+				at(ruleRAGPage, "/page_no", "page_no %d is past the end of %s (%d pages)", *a.PageNo, a.DocID, *d.PageCount)
+			}
+		case len(pages) > 0:
+			if findPage(pages, *a.PageNo) == nil {
+				at(ruleRAGPage, "/page_no", "page_no %d of %s is not in pages.jsonl", *a.PageNo, a.DocID)
+			}
+		}
+	}
+	if !spanOK {
+		return
+	}
+	cs, ce := *a.CharStart, *a.CharEnd
+
+	// The document's length in code points: its text, its char_count, or
+	// the end of its last page.
+	length, haveLen := 0, false
+	var text []rune
+	switch {
+	case d.Text != nil:
+		text = ix.docRunes(d)
+		length, haveLen = len(text), true
+	case d.CharCount != nil:
+		length, haveLen = *d.CharCount, true
+	default:
+		for _, p := range pages {
+			if p.V.CharEnd != nil && *p.V.CharEnd > length {
+				length, haveLen = *p.V.CharEnd, true
+			}
+		}
+	}
+	if haveLen && ce > length {
+		at(ruleRAGOutside, "/char_end", "span [%d, %d) ends past the end of %s (%d characters)", cs, ce, a.DocID, length)
+		return
+	}
+	if a.PageNo != nil {
+		if p := findPage(pages, *a.PageNo); p != nil && p.V.CharStart != nil && p.V.CharEnd != nil &&
+			(cs < *p.V.CharStart || cs >= *p.V.CharEnd) {
+			at(ruleRAGPageSpan, "/char_start", "char_start %d is not on page %d of %s ([%d, %d) in pages.jsonl)", cs, *a.PageNo, a.DocID, *p.V.CharStart, *p.V.CharEnd)
+		}
+	}
+
+	// The span's text: from the document, else from a page that holds it.
+	span, haveSpan := "", false
+	if text != nil {
+		span, haveSpan = string(text[cs:ce]), true
+	} else {
+		for _, p := range pages {
+			if p.V.Text == nil || p.V.CharStart == nil {
+				continue
+			}
+			pr := []rune(*p.V.Text)
+			ps := *p.V.CharStart
+			if cs >= ps && ce <= ps+len(pr) {
+				span, haveSpan = string(pr[cs-ps:ce-ps]), true
+				break
+			}
+		}
+	}
+	if !haveSpan {
+		return
+	}
+	if a.Text != nil && *a.Text != span {
+		at(ruleRAGEvidenceText, "/evidence_text", "evidence_text differs from the text of %s at [%d, %d): %q", a.DocID, cs, ce, clip(span, 80))
+	}
+	if shaOK {
+		if got := sha256Hex(span); got != sha {
+			at(ruleRAGSHA, "/evidence_sha256", "evidence_sha256 %s does not match the span [%d, %d) of %s: expected %s", sha, cs, ce, a.DocID, got)
+		}
+	}
+}
+
+func findPage(pages []*dataset.Rec[model.RAGPage], n int) *dataset.Rec[model.RAGPage] {
+	for _, p := range pages {
+		if p.V.PageNo == n {
+			return p
+		}
+	}
+	return nil
+}
+
+func (ix *ragIndex) docRunes(d *model.RAGDocument) []rune {
+	if r, ok := ix.runes[d]; ok {
+		return r
+	}
+	r := []rune(*d.Text)
+	ix.runes[d] = r
+	return r
+}
+
+func sha256Hex(s string) string {
+	h := sha256.Sum256([]byte(s))
+	return hex.EncodeToString(h[:])
+}
+
+// clip shortens s to n code points for a message.
+func clip(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	return string([]rune(s)[:n]) + "…"
+}
+
+func (c *checker) checkPredictions(once onceSet, haveQuestions bool, qids map[string]bool) {
+	chunks := map[string]bool{}
+	for _, ch := range c.ds.Chunks {
+		if ch.Typed {
+			chunks[ch.V.ChunkID] = true
+		}
+	}
+	haveChunks := c.has(model.FormatRAGChunk) || len(c.ds.Chunks) > 0
+	for _, r := range c.ds.Preds {
+		if !r.Typed {
+			continue
+		}
+		p := r.V
+		c.checkQID(once, haveQuestions, qids, r.Loc, p.QID)
+		type ref struct {
+			id, pointer string
+		}
+		var refs []ref
+		for i, id := range p.RetrievedChunkIDs {
+			refs = append(refs, ref{id, ptr("retrieved_chunk_ids", i)})
+		}
+		for i, id := range p.RerankedChunkIDs {
+			refs = append(refs, ref{id, ptr("reranked_chunk_ids", i)})
+		}
+		for i, cit := range p.Citations {
+			refs = append(refs, ref{cit.ChunkID, ptr("citations", i, "chunk_id")})
+		}
+		if len(refs) == 0 {
+			continue
+		}
+		if !haveChunks {
+			if once.first(ruleRAGChunksAbsent.Code, r.Path) {
+				c.add(ruleRAGChunksAbsent.At(r.Path, 0, "", "no chunks.jsonl was loaded, so the chunk ids of this file are not checked"))
+			}
+			continue
+		}
+		bad := 0
+		var first ref
+		for _, x := range refs {
+			if !chunks[x.id] {
+				if bad == 0 {
+					first = x
+				}
+				bad++
+			}
+		}
+		if bad > 0 {
+			c.add(ruleRAGChunk.At(r.Path, r.Line, first.pointer, "%d of %d chunk ids are not in chunks.jsonl (first: %q)", bad, len(refs), first.id))
+		}
+	}
+}
+
+const cloudApproved = "CLOUD_APPROVED"
+
+func (c *checker) checkSearchable(ix *ragIndex) {
+	for _, r := range c.ds.Documents {
+		if r.Typed && r.V.Searchable != nil && *r.V.Searchable && r.V.ReviewState != cloudApproved {
+			c.add(ruleRAGSearchable.At(r.Path, r.Line, "/searchable", "document %q is searchable but its review_state is %s, not %s", r.V.DocID, stateName(r.V.ReviewState), cloudApproved))
+		}
+	}
+	for _, r := range c.ds.Chunks {
+		if !r.Typed || r.V.Searchable == nil || !*r.V.Searchable {
+			continue
+		}
+		cands := ix.docs[r.V.DocID]
+		if len(cands) == 0 {
+			continue
+		}
+		doc := cands[0]
+		for _, d := range cands {
+			if r.V.DocumentVersionID != "" && d.V.DocumentVersionID == r.V.DocumentVersionID {
+				doc = d
+			}
+		}
+		if doc.V.ReviewState != cloudApproved {
+			c.add(ruleRAGSearchable.At(r.Path, r.Line, "/searchable", "chunk %q is searchable but its document %q has review_state %s, not %s (%s)", r.V.ChunkID, r.V.DocID, stateName(doc.V.ReviewState), cloudApproved, loc(doc.Loc)))
+		}
+	}
+}
+
+func stateName(s string) string {
+	if s == "" {
+		return "unset"
+	}
+	return s
+}
+
+// configHashFormats maps config.yaml's hash keys (seed 003 §10) to the
+// formats of the files whose sha256 they record.
+var configHashFormats = []struct {
+	key     string
+	formats []model.Format
+}{
+	{"corpus_manifest_sha256", []model.Format{model.FormatCorpusManifest, model.FormatRAGDocument}},
+	{"judgment_set_sha256", []model.Format{model.FormatRAGJudgment}},
+	{"qrels_sha256", []model.Format{model.FormatTRECQrels}},
+	{"dataset_sha256", []model.Format{model.FormatRAGQuestion}},
+}
+
+// checkConfigHashes compares each recorded hash with the loaded files of
+// its kind; a hash with no such file loaded cannot be checked and is silent.
+func (c *checker) checkConfigHashes() {
+	for _, r := range c.ds.Configs {
+		if !r.Typed {
+			continue
+		}
+		for _, kf := range configHashFormats {
+			v, ok := r.V[kf.key].(string)
+			want := strings.ToLower(strings.TrimPrefix(strings.TrimSpace(v), "sha256:"))
+			if !ok || want == "" {
+				continue
+			}
+			var files []string
+			match := false
+			for _, in := range c.ds.Inputs {
+				for _, f := range kf.formats {
+					if in.Format == f {
+						files = append(files, in.Path)
+						match = match || strings.EqualFold(in.SHA256, want)
+					}
+				}
+			}
+			if len(files) > 0 && !match {
+				c.add(ruleRAGConfigHash.At(r.Path, r.Line, ptr(kf.key), "%s %s matches none of the loaded files (%s)", kf.key, clip(want, 16), strings.Join(files, ", ")))
+			}
+		}
+	}
+}

@@ -1,0 +1,250 @@
+package validate
+
+import (
+	"eval752/app/dataset"
+	"eval752/app/model"
+)
+
+// The document text below is 32 code points (Python: len(...) == 32). Its
+// first 10 code points are "铜矿品位为0.86%", whose UTF-8 sha256 is, from
+// `printf '%s' '铜矿品位为0.86%' | sha256sum`:
+const (
+	docText   = "铜矿品位为0.86%。样品H12位于125.4–127.2 m。"
+	spanSHA   = "ad5bf07c615dd28a431f61e68851cde314d2f0a29f297b444d9099900921f4d5"
+	otherSHA  = "ed886d735b3ed7db324ddfcfa30187c3fac4182f623a79e2b8c54ebf92a38a3a" // sha256 of "other text"
+	goodDoc   = `{"doc_id":"doc_demo_001","title":"演示","document_version_id":"docver_demo_001","review_state":"CLOUD_APPROVED","searchable":true,"text":"` + docText + `","page_count":40}`
+	countDoc  = `{"doc_id":"doc_count","title":"char_count only","char_count":50}`
+	pagedDoc  = `{"doc_id":"doc_paged","title":"pages only"}`
+	goodRAG   = `{"qid":"q_test_0042","query":"演示钻孔 ZK1203 在 125.4 至 127.2 米的铜品位是多少？","answerable":true,"reference_answer":"0.86%","gold_evidence_groups":[{"required":true,"doc_id":"doc_demo_001","document_version_id":"docver_demo_001","page_no":34,"char_start":0,"char_end":10,"bbox":[88,201,512,238],"evidence_sha256":"` + spanSHA + `"}],"split":"test"}`
+	unansRAG  = `{"qid":"q_none","query":"演示矿区 2031 年的金产量是多少？","answerable":false,"reference_answer":null,"gold_evidence_groups":[]}`
+	goodJudg  = `{"schema_version":1,"qid":"q_test_0042","grade":3,"reason":"direct answer","doc_id":"doc_demo_001","char_start":0,"char_end":10,"evidence_sha256":"` + spanSHA + `"}`
+	goodPred  = `{"qid":"q_test_0042","retrieved_chunk_ids":["c1","c2"],"answer":"0.86%","citations":[{"label":"S1","chunk_id":"c1"}]}`
+	goodChunk = `{"chunk_id":"c1","doc_id":"doc_demo_001","searchable":true}`
+)
+
+// pagesLines: doc_paged has pages 1 = [0,100) and 2 = [100,180); page 2's
+// text is known ("x" repeated, with "铜矿品位为0.86%" at offset 120).
+var pagesLines = []string{
+	`{"doc_id":"doc_paged","page_no":1,"char_start":0,"char_end":100}`,
+	`{"doc_id":"doc_paged","page_no":2,"char_start":100,"char_end":180,"text":"` + rep("x", 20) + "铜矿品位为0.86%" + rep("x", 50) + `"}`,
+}
+
+func rep(s string, n int) string {
+	out := ""
+	for i := 0; i < n; i++ {
+		out += s
+	}
+	return out
+}
+
+type ragFiles struct {
+	questions, docs, pages, chunks, judgments, preds []string
+}
+
+func ragDS(f ragFiles) func() *dataset.Dataset {
+	return func() *dataset.Dataset {
+		ds := newDS()
+		add := func(format model.Format, n int) {
+			if n > 0 {
+				ds.Has[format] = true
+			}
+		}
+		add(model.FormatRAGQuestion, len(f.questions))
+		add(model.FormatRAGDocument, len(f.docs))
+		add(model.FormatRAGPage, len(f.pages))
+		add(model.FormatRAGChunk, len(f.chunks))
+		add(model.FormatRAGJudgment, len(f.judgments))
+		add(model.FormatRAGPrediction, len(f.preds))
+		for i, l := range f.questions {
+			ds.RAG = append(ds.RAG, rec[model.RAGQuestion]("eval/questions.jsonl", i+1, l))
+		}
+		for i, l := range f.docs {
+			ds.Documents = append(ds.Documents, rec[model.RAGDocument]("data/documents.jsonl", i+1, l))
+		}
+		for i, l := range f.pages {
+			ds.Pages = append(ds.Pages, rec[model.RAGPage]("data/pages.jsonl", i+1, l))
+		}
+		for i, l := range f.chunks {
+			ds.Chunks = append(ds.Chunks, rec[model.RAGChunk]("data/chunks.jsonl", i+1, l))
+		}
+		for i, l := range f.judgments {
+			ds.Judgments = append(ds.Judgments, rec[model.RAGJudgment]("eval/anchored_judgments.jsonl", i+1, l))
+		}
+		for i, l := range f.preds {
+			ds.Preds = append(ds.Preds, rec[model.RAGPrediction]("runs/r1/predictions.jsonl", i+1, l))
+		}
+		return ds
+	}
+}
+
+var docs = []string{goodDoc, countDoc, pagedDoc}
+
+func anchorQ(kv ...any) string {
+	args := []any{}
+	for i := 0; i < len(kv); i += 2 {
+		args = append(args, "gold_evidence_groups/0/"+kv[i].(string), kv[i+1])
+	}
+	return patch(goodRAG, args...)
+}
+
+const g0 = "eval/questions.jsonl:1:/gold_evidence_groups/0"
+
+var ragCases = []ruleCase{
+	{name: "documents loaded", code: "rag.documents-absent", ds: ragDS(ragFiles{questions: []string{goodRAG}, docs: docs})},
+	{name: "documents absent, once", code: "rag.documents-absent", ds: ragDS(ragFiles{questions: []string{goodRAG, patch(goodRAG, "qid", "q2")}}),
+		want: []string{"eval/questions.jsonl:0:"}},
+
+	{name: "known doc", code: "rag.doc-unknown", ds: ragDS(ragFiles{questions: []string{goodRAG}, docs: docs})},
+	{name: "unknown doc", code: "rag.doc-unknown", ds: ragDS(ragFiles{questions: []string{anchorQ("doc_id", "doc_x")}, docs: docs}),
+		want: []string{g0 + "/doc_id"}},
+
+	{name: "known version", code: "rag.document-version", ds: ragDS(ragFiles{questions: []string{goodRAG}, docs: docs})},
+	{name: "other version", code: "rag.document-version", ds: ragDS(ragFiles{questions: []string{anchorQ("document_version_id", "docver_old", "char_end", 999)}, docs: docs}),
+		want: []string{g0 + "/document_version_id"}},
+
+	{name: "ordered span", code: "rag.offsets", ds: ragDS(ragFiles{questions: []string{goodRAG}})},
+	{name: "empty, half, negative spans", code: "rag.offsets", ds: ragDS(ragFiles{questions: []string{
+		anchorQ("char_start", 10, "char_end", 10),
+		patch(anchorQ("char_end", del), "qid", "q2"),
+		patch(anchorQ("char_start", -1), "qid", "q3"),
+	}}),
+		want: []string{g0 + "/char_end", "eval/questions.jsonl:2:/gold_evidence_groups/0/char_start", "eval/questions.jsonl:3:/gold_evidence_groups/0/char_start"}},
+
+	// docText is 32 code points: [22, 32) fits, [22, 33) does not; doc_count
+	// has char_count 50; doc_paged ends at 180 per its pages.
+	{name: "inside documents", code: "rag.offsets-outside", ds: ragDS(ragFiles{questions: []string{
+		anchorQ("char_start", 22, "char_end", 32, "evidence_sha256", ""),
+		patch(anchorQ("doc_id", "doc_count", "document_version_id", "", "char_start", 40, "char_end", 50, "evidence_sha256", ""), "qid", "q2"),
+		patch(anchorQ("doc_id", "doc_paged", "document_version_id", "", "page_no", 2, "char_start", 170, "char_end", 180, "evidence_sha256", ""), "qid", "q3"),
+	}, docs: docs, pages: pagesLines})},
+	{name: "past the end", code: "rag.offsets-outside", ds: ragDS(ragFiles{questions: []string{
+		anchorQ("char_start", 22, "char_end", 33),
+		patch(anchorQ("doc_id", "doc_count", "document_version_id", "", "char_start", 40, "char_end", 51), "qid", "q2"),
+		patch(anchorQ("doc_id", "doc_paged", "document_version_id", "", "page_no", 2, "char_start", 170, "char_end", 181), "qid", "q3"),
+	}, docs: docs, pages: pagesLines}),
+		want: []string{g0 + "/char_end", "eval/questions.jsonl:2:/gold_evidence_groups/0/char_end", "eval/questions.jsonl:3:/gold_evidence_groups/0/char_end"},
+		msg:  "span [22, 33) ends past the end of doc_demo_001 (32 characters)"},
+
+	{name: "valid pages", code: "rag.page", ds: ragDS(ragFiles{questions: []string{goodRAG,
+		patch(anchorQ("doc_id", "doc_paged", "document_version_id", "", "page_no", 2, "char_start", 120, "char_end", 130, "evidence_sha256", ""), "qid", "q2"),
+	}, docs: docs, pages: pagesLines})},
+	{name: "bad pages", code: "rag.page", ds: ragDS(ragFiles{questions: []string{
+		anchorQ("page_no", 41),
+		patch(anchorQ("page_no", 0), "qid", "q2"),
+		patch(anchorQ("doc_id", "doc_paged", "document_version_id", "", "page_no", 3, "char_start", 120, "char_end", 130), "qid", "q3"),
+	}, docs: docs, pages: pagesLines}),
+		want: []string{g0 + "/page_no", "eval/questions.jsonl:2:/gold_evidence_groups/0/page_no", "eval/questions.jsonl:3:/gold_evidence_groups/0/page_no"}},
+
+	{name: "offset on its page", code: "rag.page-span", ds: ragDS(ragFiles{questions: []string{
+		anchorQ("doc_id", "doc_paged", "document_version_id", "", "page_no", 2, "char_start", 120, "char_end", 130),
+	}, docs: docs, pages: pagesLines})},
+	{name: "offset on another page", code: "rag.page-span", ds: ragDS(ragFiles{questions: []string{
+		anchorQ("doc_id", "doc_paged", "document_version_id", "", "page_no", 2, "char_start", 10, "char_end", 20),
+	}, docs: docs, pages: pagesLines}),
+		want: []string{g0 + "/char_start"}},
+
+	{name: "ordered bbox", code: "rag.bbox", ds: ragDS(ragFiles{questions: []string{goodRAG}})},
+	{name: "reversed and short bbox", code: "rag.bbox", ds: ragDS(ragFiles{questions: []string{
+		anchorQ("bbox", raw(`[512,201,88,238]`)), patch(anchorQ("bbox", raw(`[1,2,3]`)), "qid", "q2"),
+	}}),
+		want: []string{g0 + "/bbox", "eval/questions.jsonl:2:/gold_evidence_groups/0/bbox"}},
+
+	{name: "hex hash, empty hash", code: "rag.sha256-format", ds: ragDS(ragFiles{questions: []string{goodRAG, patch(anchorQ("evidence_sha256", ""), "qid", "q2")}})},
+	{name: "short hash", code: "rag.sha256-format", ds: ragDS(ragFiles{questions: []string{anchorQ("evidence_sha256", "abc")}}),
+		want: []string{g0 + "/evidence_sha256"}},
+
+	{name: "hash of the span", code: "rag.sha256-mismatch", ds: ragDS(ragFiles{
+		questions: []string{
+			goodRAG,
+			patch(anchorQ("evidence_text", "铜矿品位为0.86%"), "qid", "q2"),
+			patch(anchorQ("doc_id", "doc_paged", "document_version_id", "", "page_no", 2, "char_start", 120, "char_end", 130), "qid", "q3"),
+		},
+		judgments: []string{goodJudg},
+		docs:      docs, pages: pagesLines})},
+	{name: "hash of something else", code: "rag.sha256-mismatch", ds: ragDS(ragFiles{
+		questions: []string{
+			anchorQ("evidence_sha256", otherSHA),
+			patch(anchorQ("doc_id", "doc_paged", "document_version_id", "", "page_no", 2, "char_start", 121, "char_end", 131), "qid", "q3"),
+		},
+		judgments: []string{patch(goodJudg, "char_end", 9)},
+		docs:      docs, pages: pagesLines}),
+		want: []string{g0 + "/evidence_sha256", "eval/questions.jsonl:2:/gold_evidence_groups/0/evidence_sha256", "eval/anchored_judgments.jsonl:1:/evidence_sha256"},
+		msg:  "expected " + spanSHA},
+	{name: "evidence_text alone, no documents", code: "rag.sha256-mismatch", ds: ragDS(ragFiles{
+		questions: []string{anchorQ("evidence_text", "other text", "evidence_sha256", spanSHA)}}),
+		want: []string{g0 + "/evidence_sha256"}, msg: "whose sha256 is " + otherSHA},
+
+	{name: "text equals span", code: "rag.evidence-text-mismatch", ds: ragDS(ragFiles{questions: []string{anchorQ("evidence_text", "铜矿品位为0.86%")}, docs: docs})},
+	{name: "text differs", code: "rag.evidence-text-mismatch", ds: ragDS(ragFiles{questions: []string{anchorQ("evidence_text", "铜矿品位为0.8%")}, docs: docs}),
+		want: []string{g0 + "/evidence_text"}},
+
+	{name: "null reference", code: "rag.unanswerable-reference", ds: ragDS(ragFiles{questions: []string{unansRAG}})},
+	{name: "reference given", code: "rag.unanswerable-reference", ds: ragDS(ragFiles{questions: []string{patch(unansRAG, "reference_answer", "12 t")}}),
+		want: []string{"eval/questions.jsonl:1:/reference_answer"}},
+
+	{name: "no evidence, or optional evidence", code: "rag.unanswerable-evidence", ds: ragDS(ragFiles{questions: []string{
+		unansRAG, patch(goodRAG, "qid", "q2", "answerable", false, "reference_answer", nil, "gold_evidence_groups/0/required", false),
+	}})},
+	{name: "required evidence (default)", code: "rag.unanswerable-evidence", ds: ragDS(ragFiles{questions: []string{
+		patch(goodRAG, "answerable", false, "reference_answer", nil, "gold_evidence_groups/0/required", del),
+	}}),
+		want: []string{g0}},
+
+	{name: "required group", code: "rag.answerable-evidence", ds: ragDS(ragFiles{questions: []string{goodRAG}})},
+	{name: "no group, only optional", code: "rag.answerable-evidence", ds: ragDS(ragFiles{questions: []string{
+		patch(goodRAG, "gold_evidence_groups", raw(`[]`)), patch(goodRAG, "qid", "q2", "gold_evidence_groups/0/required", false),
+	}}),
+		want: []string{"eval/questions.jsonl:1:/gold_evidence_groups", "eval/questions.jsonl:2:/gold_evidence_groups"}},
+
+	{name: "grades 0 and 3", code: "rag.judgment-grade", ds: ragDS(ragFiles{questions: []string{goodRAG}, judgments: []string{goodJudg, patch(goodJudg, "grade", 0)}})},
+	{name: "grade 4 and -1", code: "rag.judgment-grade", ds: ragDS(ragFiles{questions: []string{goodRAG}, judgments: []string{goodJudg, patch(goodJudg, "grade", 4), patch(goodJudg, "grade", -1)}}),
+		want: []string{"eval/anchored_judgments.jsonl:2:/grade", "eval/anchored_judgments.jsonl:3:/grade"}},
+
+	{name: "known qids", code: "rag.unknown-qid", ds: ragDS(ragFiles{questions: []string{goodRAG}, judgments: []string{goodJudg}, preds: []string{goodPred}})},
+	{name: "unknown qids", code: "rag.unknown-qid", ds: ragDS(ragFiles{questions: []string{goodRAG}, judgments: []string{patch(goodJudg, "qid", "q9")}, preds: []string{goodPred, patch(goodPred, "qid", "q9")}}),
+		want: []string{"eval/anchored_judgments.jsonl:1:/qid", "runs/r1/predictions.jsonl:2:/qid"}},
+
+	{name: "questions loaded", code: "rag.questions-absent", ds: ragDS(ragFiles{questions: []string{goodRAG}, judgments: []string{goodJudg}})},
+	{name: "questions absent", code: "rag.questions-absent", ds: ragDS(ragFiles{judgments: []string{goodJudg, goodJudg}, preds: []string{goodPred}}),
+		want: []string{"eval/anchored_judgments.jsonl:0:", "runs/r1/predictions.jsonl:0:"}},
+
+	{name: "chunks exist", code: "rag.unknown-chunk", ds: ragDS(ragFiles{preds: []string{goodPred}, chunks: []string{goodChunk, patch(goodChunk, "chunk_id", "c2")}})},
+	{name: "two unknown chunk ids", code: "rag.unknown-chunk", ds: ragDS(ragFiles{
+		preds:  []string{patch(goodPred, "retrieved_chunk_ids", raw(`["c1","cX"]`), "citations", raw(`[{"label":"S1","chunk_id":"cY"}]`))},
+		chunks: []string{goodChunk}}),
+		want: []string{"runs/r1/predictions.jsonl:1:/retrieved_chunk_ids/1"}, msg: `2 of 3 chunk ids are not in chunks.jsonl (first: "cX")`},
+
+	{name: "chunks loaded", code: "rag.chunks-absent", ds: ragDS(ragFiles{preds: []string{goodPred}, chunks: []string{goodChunk}})},
+	{name: "chunks absent", code: "rag.chunks-absent", ds: ragDS(ragFiles{preds: []string{goodPred, goodPred}}),
+		want: []string{"runs/r1/predictions.jsonl:0:"}},
+
+	{name: "approved or not searchable", code: "rag.searchable-unapproved", ds: ragDS(ragFiles{
+		docs:   []string{goodDoc, patch(countDoc, "review_state", "QUARANTINED_LOCAL_REVIEW", "searchable", false)},
+		chunks: []string{goodChunk, patch(goodChunk, "chunk_id", "c9", "doc_id", "doc_count", "searchable", false)}})},
+	{name: "searchable before approval", code: "rag.searchable-unapproved", ds: ragDS(ragFiles{
+		docs: []string{goodDoc, patch(countDoc, "review_state", "LOCAL_PARSED_PENDING_CLOUD_REVIEW", "searchable", true),
+			patch(pagedDoc, "searchable", true)},
+		chunks: []string{goodChunk, patch(goodChunk, "chunk_id", "c9", "doc_id", "doc_count")}}),
+		want: []string{"data/documents.jsonl:2:/searchable", "data/documents.jsonl:3:/searchable", "data/chunks.jsonl:2:/searchable"}},
+}
+
+func configDS(config string, inputs ...dataset.InputInfo) func() *dataset.Dataset {
+	return func() *dataset.Dataset {
+		ds := newDS(model.FormatRAGConfig)
+		ds.Inputs = inputs
+		ds.Configs = append(ds.Configs, rec[model.RAGConfig]("runs/r1/config.yaml", 0, config))
+		return ds
+	}
+}
+
+var configCases = []ruleCase{
+	{name: "hash matches", code: "rag.config-hash",
+		ds: configDS(`{"corpus_manifest_sha256":"sha256:`+shaX+`","qrels_sha256":null}`,
+			dataset.InputInfo{Path: "data/documents.jsonl", Format: model.FormatRAGDocument, SHA256: shaX})},
+	{name: "nothing to compare", code: "rag.config-hash", ds: configDS(`{"judgment_set_sha256":"` + shaY + `"}`)},
+	{name: "hash differs", code: "rag.config-hash",
+		ds: configDS(`{"corpus_manifest_sha256":"`+shaY+`","judgment_set_sha256":"`+shaY+`"}`,
+			dataset.InputInfo{Path: "data/documents.jsonl", Format: model.FormatRAGDocument, SHA256: shaX},
+			dataset.InputInfo{Path: "eval/anchored_judgments.jsonl", Format: model.FormatRAGJudgment, SHA256: shaY}),
+		want: []string{"runs/r1/config.yaml:0:/corpus_manifest_sha256"}},
+}

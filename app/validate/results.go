@@ -1,0 +1,187 @@
+package validate
+
+import (
+	"path"
+	"strings"
+
+	"eval752/app/dataset"
+	"eval752/app/finding"
+)
+
+// Gate 1, results.jsonl: every result line belongs to a known question and a
+// declared run, once, and the ids it retrieved exist in its atom table.
+
+var (
+	ruleResultItem = register(finding.Rule{
+		Code:        "result.unknown-item",
+		Severity:    finding.Error,
+		Description: "A result's item_id is the id of a loaded question (eval752 id, b-2 query_id, v2 id or seed-003 qid).",
+		Source:      "seed 004 .eval752.zip 包结构 (results.jsonl 逐题结果)",
+		Hint:        "Fix the item_id, or load the set the results were produced on.",
+		Family:      "result",
+	})
+	ruleResultNoItems = register(finding.Rule{
+		Code:        "result.items-absent",
+		Severity:    finding.Info,
+		Description: "Results were loaded without any question set, so their item_ids cannot be resolved; reported once per file.",
+		Source:      "seed 004 .eval752.zip 包结构",
+		Hint:        "Load the dataset bundle or set files together with the results.",
+		Family:      "result",
+	})
+	ruleResultDuplicate = register(finding.Rule{
+		Code:        "result.duplicate",
+		Severity:    finding.Error,
+		Description: "A (run, item_id) pair appears at most once in a results file.",
+		Source:      "seed 004 .eval752.zip 包结构 (results.jsonl 逐题结果)",
+		Hint:        "Keep one result per run and item; a second line would be scored twice or silently replace the first.",
+		Family:      "result",
+	})
+	ruleResultRunUnlisted = register(finding.Rule{
+		Code:        "result.run-unlisted",
+		Severity:    finding.Warning,
+		Description: "When the bundle has run_config.json, every run in results.jsonl is described there.",
+		Source:      "seed 004 .eval752.zip 包结构 (run_config.json 运行配置快照)",
+		Hint:        "Add the run to run_config.json's runs so its numbers can be traced to a configuration.",
+		Family:      "result",
+	})
+	ruleResultAtomUnknown = register(finding.Rule{
+		Code:        "result.retrieved-unknown",
+		Severity:    finding.Warning,
+		Description: "Retrieved ids exist in the run's atom table (or the loaded atoms / chunks) when one is given.",
+		Source:      "SPEC §4 (a run that reports retrieved ids carries its atom table)",
+		Hint:        "Ship the run's atom table (corpus/atoms.jsonl, named by run_config runs[].atoms) with every retrieved id.",
+		Family:      "result",
+	})
+	ruleResultAtomTable = register(finding.Rule{
+		Code:        "result.atom-table-missing",
+		Severity:    finding.Warning,
+		Description: "The atom table a run names in run_config.json was loaded.",
+		Source:      "SPEC §4 (a run carries or names its atom table)",
+		Hint:        "Add the named file to the bundle, or fix runs[].atoms in run_config.json.",
+		Family:      "result",
+	})
+)
+
+func (c *checker) checkResults() {
+	if len(c.ds.Results) == 0 {
+		return
+	}
+	ids := map[string]bool{}
+	for _, r := range c.questionIDs() {
+		ids[r.id] = true
+	}
+	bundles := map[string]*dataset.Bundle{}
+	for _, b := range c.ds.Bundles {
+		bundles[b.Path] = b
+	}
+	// Every loaded atom / chunk id, and the ids per atom-table file.
+	allAtoms := map[string]bool{}
+	byFile := map[string]map[string]bool{}
+	for _, a := range c.ds.Atoms {
+		if !a.Typed {
+			continue
+		}
+		allAtoms[a.V.AtomID] = true
+		if byFile[a.Path] == nil {
+			byFile[a.Path] = map[string]bool{}
+		}
+		byFile[a.Path][a.V.AtomID] = true
+	}
+	for _, ch := range c.ds.Chunks {
+		if !ch.Typed {
+			continue
+		}
+		allAtoms[ch.V.ChunkID] = true
+		if byFile[ch.Path] == nil {
+			byFile[ch.Path] = map[string]bool{}
+		}
+		byFile[ch.Path][ch.V.ChunkID] = true
+	}
+	// findTable resolves runs[].atoms ("corpus/atoms.jsonl") to a loaded file:
+	// the bundle's entry first, then any loaded file whose path ends with it.
+	findTable := func(bundle, name string) map[string]bool {
+		name = strings.TrimPrefix(name, "./")
+		if t, ok := byFile[bundle+"!"+name]; ok && bundle != "" {
+			return t
+		}
+		for p, t := range byFile {
+			_, entry := splitPath(p)
+			if entry == name || strings.HasSuffix(entry, "/"+name) {
+				return t
+			}
+		}
+		return nil
+	}
+
+	once := onceSet{}
+	first := map[string]dataset.Loc{}
+	for _, r := range c.ds.Results {
+		if !r.Typed {
+			continue
+		}
+		res := r.V
+		if len(ids) == 0 {
+			if once.first(ruleResultNoItems.Code, r.Path) {
+				c.add(ruleResultNoItems.At(r.Path, 0, "", "no question set was loaded, so item_ids in this file are not checked"))
+			}
+		} else if !ids[res.ItemID] {
+			c.add(ruleResultItem.At(r.Path, r.Line, "/item_id", "item_id %q is not the id of any loaded question", res.ItemID))
+		}
+		k := r.Path + "\x00" + res.Run + "\x00" + res.ItemID
+		if f, dup := first[k]; dup {
+			c.add(ruleResultDuplicate.At(r.Path, r.Line, "", "run %q already has a result for item %q (first at %s)", res.Run, res.ItemID, loc(f)))
+		} else {
+			first[k] = r.Loc
+		}
+
+		bpath, _ := splitPath(r.Path)
+		if bpath == "" {
+			// a loose results.jsonl pairs with a loose run_config.json of
+			// its folder (the readers keep that as a pseudo-bundle)
+			bpath = path.Dir(r.Path)
+		}
+		var table map[string]bool
+		var named string
+		if b := bundles[bpath]; b != nil && b.RunConfig != nil && b.RunConfig.Typed {
+			listed := false
+			for _, ri := range b.RunConfig.V.Runs {
+				if ri.Name == res.Run {
+					listed, named = true, ri.Atoms
+					break
+				}
+			}
+			if !listed && once.first(ruleResultRunUnlisted.Code+"\x00"+res.Run, r.Path) {
+				c.add(ruleResultRunUnlisted.At(r.Path, r.Line, "/run", "run %q is not described in %s", res.Run, b.RunConfig.Path))
+			}
+		}
+		if len(res.Retrieved) == 0 {
+			continue
+		}
+		if named != "" {
+			table = findTable(bpath, named)
+			if table == nil {
+				if once.first(ruleResultAtomTable.Code+"\x00"+res.Run, r.Path) {
+					c.add(ruleResultAtomTable.At(r.Path, r.Line, "/run", "run %q names atom table %q, which was not loaded", res.Run, named))
+				}
+				continue
+			}
+		} else if len(allAtoms) > 0 {
+			table = allAtoms
+		} else {
+			continue
+		}
+		bad, firstBad := 0, -1
+		for i, ret := range res.Retrieved {
+			if !table[ret.ID] {
+				bad++
+				if firstBad < 0 {
+					firstBad = i
+				}
+			}
+		}
+		if bad > 0 {
+			c.add(ruleResultAtomUnknown.At(r.Path, r.Line, ptr("retrieved", firstBad),
+				"%d of %d retrieved ids are not in the atom table (first: %q)", bad, len(res.Retrieved), res.Retrieved[firstBad].ID))
+		}
+	}
+}

@@ -1,0 +1,185 @@
+//go:build js && wasm
+
+// Command worker is the eval752 core compiled to WebAssembly for a Web
+// Worker (static/worker.js loads it). It has no UI code: it receives the
+// user's File objects from the page, reads them lazily through
+// FileReaderSync, runs engine.Evaluate — the same call the CLI makes — and
+// posts back progress, the result, line windows for findings, item pages and
+// export files. The protocol is in app/ui/wire.
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"runtime/debug"
+	"syscall/js"
+	"time"
+
+	"eval752/app/dataset"
+	"eval752/app/engine"
+	"eval752/app/report"
+	"eval752/app/ui/wire"
+	"eval752/app/ui/workside"
+)
+
+type worker struct {
+	inputs []dataset.Input
+	result *engine.Result
+	items  []report.ItemDetail
+	jobs   chan js.Value
+}
+
+func main() {
+	w := &worker{jobs: make(chan js.Value, 64)}
+	// The handler only queues: the JS callback must return at once, and the
+	// jobs run one by one on this goroutine (reads block on FileReaderSync,
+	// which is allowed in a worker).
+	js.Global().Set("onmessage", js.FuncOf(func(this js.Value, args []js.Value) any {
+		if len(args) > 0 {
+			w.jobs <- args[0].Get("data")
+		}
+		return nil
+	}))
+	post(map[string]any{"type": wire.TypeReady})
+	for msg := range w.jobs {
+		w.handle(msg)
+	}
+}
+
+func post(m map[string]any) {
+	js.Global().Call("postMessage", m)
+}
+
+func postErr(id int, format string, a ...any) {
+	post(map[string]any{"type": wire.TypeError, "id": id, "message": fmt.Sprintf(format, a...)})
+}
+
+func (w *worker) handle(msg js.Value) {
+	id := 0
+	if v := msg.Get("id"); v.Type() == js.TypeNumber {
+		id = v.Int()
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			postErr(id, "internal error: %v\n%s", r, debug.Stack())
+		}
+	}()
+	payload := ""
+	if v := msg.Get("json"); v.Type() == js.TypeString {
+		payload = v.String()
+	}
+	switch typ := msg.Get("type").String(); typ {
+	case wire.TypeEvaluate:
+		w.evaluate(id, msg.Get("files"), msg.Get("names"))
+	case wire.TypeLines:
+		var req wire.LinesRequest
+		if err := json.Unmarshal([]byte(payload), &req); err != nil {
+			postErr(id, "bad lines request: %v", err)
+			return
+		}
+		win := wire.ReadLines(w.inputs, req)
+		postJSON(wire.TypeLines, id, win)
+	case wire.TypeItems:
+		var q wire.ItemQuery
+		if err := json.Unmarshal([]byte(payload), &q); err != nil {
+			postErr(id, "bad items request: %v", err)
+			return
+		}
+		postJSON(wire.TypeItems, id, wire.Page(w.items, q))
+	case wire.TypeExport:
+		var req wire.ExportRequest
+		if err := json.Unmarshal([]byte(payload), &req); err != nil {
+			postErr(id, "bad export request: %v", err)
+			return
+		}
+		if w.result == nil {
+			postErr(id, "nothing is loaded")
+			return
+		}
+		name, mime, data, err := workside.Export(w.result, req)
+		if err != nil {
+			postErr(id, "%v", err)
+			return
+		}
+		u8 := js.Global().Get("Uint8Array").New(len(data))
+		js.CopyBytesToJS(u8, data)
+		blob := js.Global().Get("Blob").New([]any{u8}, map[string]any{"type": mime})
+		post(map[string]any{"type": wire.TypeExport, "id": id, "blob": blob, "name": name})
+	default:
+		postErr(id, "unknown message type %q", typ)
+	}
+}
+
+func postJSON(typ string, id int, v any) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		postErr(id, "encoding %s: %v", typ, err)
+		return
+	}
+	post(map[string]any{"type": typ, "id": id, "json": string(b)})
+}
+
+func (w *worker) evaluate(id int, files, names js.Value) {
+	start := time.Now()
+	w.inputs, w.result, w.items = nil, nil, nil
+	var total int64
+	seen := map[string]int{}
+	var read int64
+	lastPost := time.Time{}
+	stage := "read"
+	tell := func(force bool) {
+		if !force && time.Since(lastPost) < 50*time.Millisecond {
+			return
+		}
+		lastPost = time.Now()
+		b, _ := json.Marshal(dataset.Progress{Stage: stage, Done: min(read, total), Total: total})
+		post(map[string]any{"type": wire.TypeProgress, "id": id, "json": string(b)})
+	}
+	onRead := func(n int64) {
+		read += n
+		tell(false)
+	}
+	for i := 0; i < files.Length(); i++ {
+		f := files.Index(i)
+		name := ""
+		if i < names.Length() {
+			name = names.Index(i).String()
+		}
+		if name == "" {
+			name = fmt.Sprintf("file-%d", i+1)
+		}
+		// Two dropped files may share a base name (from two folders):
+		// findings must still tell them apart.
+		if k := seen[name]; k > 0 {
+			seen[name] = k + 1
+			name = fmt.Sprintf("%s (%d)", name, k+1)
+		} else {
+			seen[name] = 1
+		}
+		br := newBlobReader(f, onRead)
+		total += br.size
+		w.inputs = append(w.inputs, dataset.Input{Name: name, R: br, Size: br.size})
+	}
+	tell(true)
+	res, err := engine.Evaluate(context.Background(), w.inputs, engine.DefaultOptions(), func(p dataset.Progress) {
+		if p.Stage != "" && p.Stage != stage {
+			stage = p.Stage
+			tell(true)
+		}
+	})
+	if err != nil {
+		postErr(id, "%v", err)
+		return
+	}
+	w.result = res
+	slim, items := workside.Slim(res)
+	w.items = items
+	b, err := json.Marshal(slim)
+	if err != nil {
+		postErr(id, "encoding the result: %v", err)
+		return
+	}
+	meta, _ := json.Marshal(wire.ResultMeta{Items: len(items), Millis: time.Since(start).Milliseconds(), InBytes: total})
+	post(map[string]any{"type": wire.TypeResult, "id": id, "json": string(b), "meta": string(meta)})
+}
