@@ -201,3 +201,25 @@ func TestQuestionTypeTable(t *testing.T) {
 		t.Errorf("unknown types not listed: %v", tab.Notes)
 	}
 }
+
+// v2: an answer is clause text by design (silent); the question written into
+// the corpus together with its answer is a leak.
+func TestLeakageV2GoldInCorpus(t *testing.T) {
+	ds := &dataset.Dataset{
+		V2: []dataset.Rec[model.V2Question]{
+			v2q(1, "D1", "direct", "test", "v2", str("生产经营单位应当建立安全生产档案，保存期限不少于三年。"), false, "law 第三条"),
+			v2q(2, "D2", "direct", "test", "v2", str("生产经营单位应当每月至少开展一次全面的事故隐患排查。"), false, "law 第四条"),
+		},
+		Clauses: []dataset.Rec[model.Clause]{
+			clause(1, "law", "第三条", "生产经营单位应当建立安全生产档案，保存期限不少于三年。"),
+			clause(2, "law", "第四条", "生产经营单位应当每月至少开展一次全面的事故隐患排查。"),
+			// An exported Q&A sheet indexed as a distractor passage: D2's question and answer.
+			clause(3, "faq-export", "", "问：全面的事故隐患排查应当多久开展一次？答：生产经营单位应当每月至少开展一次全面的事故隐患排查。"),
+		},
+	}
+	ds.V2[1].V.Question = "全面的事故隐患排查应当多久开展一次？" // ≥ 8 characters, as MinLeakChars requires
+	_, fs := leakage(ds, queries(ds), corpusPassages(ds), DefaultOptions().withDefaults())
+	if len(fs) != 1 || fs[0].Code != "audit.leak-gold-in-corpus" || fs[0].Line != 2 {
+		t.Errorf("got %v", fs)
+	}
+}

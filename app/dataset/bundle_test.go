@@ -302,3 +302,22 @@ func TestJSONArrayLines(t *testing.T) {
 		t.Errorf("findings %v", codes(ds.Findings))
 	}
 }
+
+// TestRunFolderExtraFiles: seed 003 §10's run folder also holds files
+// eval752 does not read (metrics.json, errors.jsonl): noted, not errors.
+func TestRunFolderExtraFiles(t *testing.T) {
+	b := zipOf(t,
+		zent{"manifest.json", `{}`}, zent{"meta.json", `{"name": "x"}`},
+		zent{"sections/q.jsonl", seedFile(t, "questions.jsonl")},
+		zent{"runs/dense/metrics.json", `{"ndcg@10": 0.7}`},
+		zent{"runs/dense/errors.jsonl", `{"qid": "q1", "root_cause": "RETRIEVAL_MISS", "severity": "high"}` + "\n"},
+	)
+	ds := load(t, memInput("r.eval752.zip", b))
+	c := ds.Findings.Counts()
+	if c.Error != 0 || c.Warning != 0 {
+		t.Errorf("findings %v", codes(ds.Findings))
+	}
+	if len(ds.RAG) != 1 {
+		t.Errorf("rag %d", len(ds.RAG))
+	}
+}

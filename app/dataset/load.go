@@ -168,7 +168,7 @@ func (l *loader) input(in Input) error {
 type fileCtx struct {
 	run        string       // runs/<name>/…: the run's name
 	defaultFmt model.Format // format to use when detection fails (results.jsonl)
-	sectionFmt bool         // a section: detection failure is an error
+	optional   bool         // corpus/ or runs/: a file of a format eval752 does not read is only noted
 }
 
 // file reads one file (top-level or a bundle entry) of any non-bundle
@@ -200,6 +200,8 @@ func (l *loader) file(name string, r io.Reader, size int64, forced model.Format,
 	case f == model.FormatUnknown:
 		if len(bytes.TrimSpace(head)) == 0 && complete {
 			l.add(RuleEmpty.At(name, 0, "", "the file is empty"))
+		} else if fc.optional {
+			l.add(RuleSkipped.At(name, 0, "", "%s is not a format eval752 reads; it is hashed but not checked", path.Base(name)))
 		} else {
 			l.add(formats.RuleUnknown.At(name, 0, "", "cannot tell the format of %s from its content", path.Base(name)))
 		}
@@ -224,9 +226,9 @@ func (l *loader) file(name string, r io.Reader, size int64, forced model.Format,
 		run, info.Lines, fs, err = ParseRun(br, name, l.opt.Limits.MaxLineBytes)
 		l.add(fs...)
 		l.ds.Runs = append(l.ds.Runs, run)
-	case wholeJSON(name, head, f):
+	case wholeJSON(name, head, complete, f):
 		l.ds.Has[f] = true
-		err = l.jsonDocument(name, br, f, fc)
+		info.Lines, err = l.jsonDocument(name, br, f, fc)
 	default:
 		l.ds.Has[f] = true
 		info.Lines, err = l.jsonLines(name, br, f, fc)
@@ -246,9 +248,11 @@ type countWriter struct{ n int64 }
 func (c *countWriter) Write(p []byte) (int, error) { c.n += int64(len(p)); return len(p), nil }
 
 // wholeJSON reports whether a file is one JSON document rather than JSONL:
-// the bundle companions, a .json file, or content that starts with '[' or
-// whose first line is not a complete JSON value.
-func wholeJSON(name string, head []byte, f model.Format) bool {
+// the bundle companions, a .json file, a document whose first line is a
+// lone "{" or "[" (pretty-printed), or a complete one-line array. A JSONL
+// file whose first line is merely broken stays JSONL, so the lines after it
+// are still checked.
+func wholeJSON(name string, head []byte, complete bool, f model.Format) bool {
 	switch f {
 	case model.FormatManifest, model.FormatMeta, model.FormatRunConfig:
 		return true
@@ -260,23 +264,24 @@ func wholeJSON(name string, head []byte, f model.Format) bool {
 	if len(b) == 0 {
 		return false
 	}
-	if b[0] == '[' {
-		return true
-	}
 	first := b
 	if i := bytes.IndexByte(b, '\n'); i >= 0 {
 		first = b[:i]
 	}
-	v, _ := jsonl.Decode(bytes.TrimSpace(first))
-	return b[0] == '{' && v == nil && bytes.IndexByte(b, '\n') >= 0 && !jsonObjectLine(first)
+	first = bytes.TrimSpace(first)
+	if string(first) == "{" || string(first) == "[" {
+		return true
+	}
+	if b[0] == '[' && complete {
+		v, _ := jsonl.Decode(bytes.TrimSpace(b))
+		_, isArr := v.([]any)
+		return isArr
+	}
+	return false
 }
 
-// jsonObjectLine reports whether a line is meant as one JSONL record (it
-// closes the object it opens), as opposed to the first line of a
-// pretty-printed document ("{").
-func jsonObjectLine(b []byte) bool {
-	b = bytes.TrimSpace(b)
-	return len(b) > 1 && b[len(b)-1] == '}'
+func isCompanion(f model.Format) bool {
+	return f == model.FormatManifest || f == model.FormatMeta || f == model.FormatRunConfig
 }
 
 // jsonLines streams a JSONL file of record format f.
@@ -300,26 +305,36 @@ func (l *loader) jsonLines(name string, r io.Reader, f model.Format, fc fileCtx)
 
 // jsonDocument reads a whole-file JSON document (capped at MaxLineBytes):
 // a bundle companion object, a single record, or an array of records.
-func (l *loader) jsonDocument(name string, r io.Reader, f model.Format, fc fileCtx) error {
+func (l *loader) jsonDocument(name string, r io.Reader, f model.Format, fc fileCtx) (int, error) {
 	max := l.opt.Limits.MaxLineBytes
 	if max <= 0 {
 		max = jsonl.DefaultMaxLine
 	}
 	b, err := io.ReadAll(io.LimitReader(r, max+1))
 	if err != nil {
-		return err
+		return 0, err
 	}
 	if int64(len(b)) > max {
 		l.add(RuleTooLarge.At(name, 0, "", "the JSON document is larger than %d bytes; it is not parsed", max))
-		return nil
+		return 0, nil
 	}
 	b = bytes.TrimPrefix(b, []byte{0xEF, 0xBB, 0xBF})
 	if !utf8.Valid(b) {
 		line, col := lineCol(b, badUTF8Offset(b))
 		l.add(jsonl.RuleInvalidUTF8.At(name, line, "", "the file is not valid UTF-8 (line %d, column %d)", line, col))
-		return nil
+		return 0, nil
 	}
 	v, problems, offs := jsonl.DecodeDocument(b)
+	if v == nil && len(problems) > 0 && problems[len(problems)-1].Kind == jsonl.Trailing && !isCompanion(f) {
+		// a .json file that is really JSONL (one object per line)
+		first := b
+		if i := bytes.IndexByte(b, '\n'); i >= 0 {
+			first = b[:i]
+		}
+		if fv, fp := jsonl.Decode(bytes.TrimSpace(first)); fv != nil && len(fp) == 0 {
+			return l.jsonLines(name, bytes.NewReader(b), f, fc)
+		}
+	}
 	for _, p := range problems {
 		line, col := lineCol(b, p.Col-1)
 		msg := p.Msg
@@ -329,7 +344,7 @@ func (l *loader) jsonDocument(name string, r io.Reader, f model.Format, fc fileC
 		l.add(jsonl.Findings(name, line, []jsonl.Problem{{Kind: p.Kind, Col: col, Pointer: p.Pointer, Msg: msg}})...)
 	}
 	if v == nil {
-		return nil
+		return 0, nil
 	}
 	switch t := v.(type) {
 	case map[string]any:
@@ -337,7 +352,7 @@ func (l *loader) jsonDocument(name string, r io.Reader, f model.Format, fc fileC
 	case []any:
 		if f == model.FormatManifest || f == model.FormatMeta || f == model.FormatRunConfig {
 			l.add(jsonl.RuleNotObject.At(name, 0, "", "%s must be a JSON object, not an array", path.Base(name)))
-			return nil
+			return 0, nil
 		}
 		for i, e := range t {
 			m, ok := e.(map[string]any)
@@ -358,7 +373,7 @@ func (l *loader) jsonDocument(name string, r io.Reader, f model.Format, fc fileC
 	default:
 		l.add(jsonl.RuleNotObject.At(name, 0, "", "the file holds a JSON %s, not an object or an array of objects", jsonl.TypeName(v)))
 	}
-	return nil
+	return 0, nil
 }
 
 func badUTF8Offset(b []byte) int {
@@ -780,20 +795,20 @@ func classify(name string) (entryKind, fileCtx) {
 	ext := strings.ToLower(path.Ext(name))
 	switch top {
 	case "sections":
-		return entryParse, fileCtx{sectionFmt: true}
+		return entryParse, fileCtx{}
 	case "assets":
 		return entryAsset, fileCtx{}
 	case "checkers":
 		return entryChecker, fileCtx{}
 	case "corpus":
 		if parseable[ext] || isTRECName(name) {
-			return entryParse, fileCtx{}
+			return entryParse, fileCtx{optional: true}
 		}
 		return entryRaw, fileCtx{}
 	case "runs":
 		run, _, _ := strings.Cut(rest, "/")
 		if parseable[ext] || isTRECName(name) {
-			return entryParse, fileCtx{run: run}
+			return entryParse, fileCtx{run: run, optional: true}
 		}
 		return entryRaw, fileCtx{run: run}
 	}

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -109,7 +110,7 @@ func TestPredictionRunIDDefault(t *testing.T) {
 // TestBadLinesLocated: each bad line of a hand-made file is flagged at its
 // own line; good lines are not; reading goes on after a malformed line.
 func TestBadLinesLocated(t *testing.T) {
-	for _, name := range []string{"bad_items.jsonl", "bad_b2.jsonl", "bad_v2.jsonl", "bad_rag.jsonl"} {
+	for _, name := range []string{"bad_items.jsonl", "bad_b2.jsonl", "bad_v2.jsonl", "bad_rag.jsonl", "bad_first.jsonl"} {
 		t.Run(name, func(t *testing.T) {
 			b, err := os.ReadFile(filepath.Join("testdata", name))
 			if err != nil {
@@ -183,4 +184,34 @@ func FuzzLoad(f *testing.F) {
 			t.Fatalf("Load zip: %v", err)
 		}
 	})
+}
+
+// BenchmarkLoadB2 measures reading + schema-checking + typed decoding of a
+// 10 000-line b-2 set (the seed 000 §1 example repeated with distinct ids).
+func BenchmarkLoadB2(b *testing.B) {
+	line, err := os.ReadFile("testdata/seed/b2.jsonl")
+	if err != nil {
+		b.Fatal(err)
+	}
+	var buf bytes.Buffer
+	for i := 0; i < 10000; i++ {
+		buf.Write(bytes.Replace(line, []byte(`.pdf:0"`), []byte(`.pdf:`+strconv.Itoa(i)+`"`), 1))
+	}
+	data := buf.Bytes()
+	b.SetBytes(int64(len(data)))
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		ds, err := Load(context.Background(), []Input{memInput("b2.jsonl", data)}, Options{})
+		if err != nil || len(ds.B2) != 10000 || len(ds.Findings) != 0 {
+			b.Fatalf("%v %d %v", err, len(ds.B2), ds.Findings)
+		}
+	}
+}
+
+// TestJSONNamedJSONL: a .json file holding JSONL is read line by line.
+func TestJSONNamedJSONL(t *testing.T) {
+	ds := load(t, memInput("items.json", []byte(seedFile(t, "items.jsonl"))))
+	if len(ds.Findings) != 0 || len(ds.Items) != 2 || ds.Items[1].Line != 2 || ds.Inputs[0].Lines != 2 {
+		t.Errorf("findings %v items %d", codes(ds.Findings), len(ds.Items))
+	}
 }

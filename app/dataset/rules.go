@@ -41,6 +41,12 @@ var (
 		Source:      "spec §3",
 		Hint:        "check that the right file was given",
 	})
+	RuleSkipped = finding.Register(finding.Rule{
+		Code: "format.skipped", Severity: finding.Info, Family: "format",
+		Description: "a file under corpus/ or runs/ is of no format eval752 reads (metrics.json, errors.jsonl, …); it is hashed, not checked",
+		Source:      "seed 003 §10 (a run folder also holds files eval752 does not score from)",
+		Hint:        "nothing to do; if it is one of eval752's formats, name it in manifest.json files[].format",
+	})
 	RuleDecode = finding.Register(finding.Rule{
 		Code: "format.decode", Severity: finding.Warning, Family: "format",
 		Description: "a record passed the schema but does not fit the typed model; typed rules skip it",

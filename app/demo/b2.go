@@ -87,6 +87,9 @@ func turnTime(s b2Source, turn int) string {
 func ip(v int) *int         { return &v }
 func fp(v float64) *float64 { return &v }
 func sp(v string) *string   { return &v }
+
+// short is a source path's base name without its extension, the prefix of
+// its atom ids ("chats/chat-0001.json" → "chat-0001").
 func short(path string) string {
 	return strings.TrimSuffix(path[strings.LastIndex(path, "/")+1:], path[strings.LastIndex(path, "."):])
 }

@@ -236,9 +236,16 @@ func b2Results(anns []model.B2, atoms []model.Atom) []model.Result {
 						}
 					}
 				}
-				if hit {
-					r.Response = sp(strings.Trim(string(b.Answer), "\""))
-				} else {
+				var list []string
+				var text string
+				switch {
+				case hit && json.Unmarshal(b.Answer, &list) == nil:
+					r.Responses = list
+				case hit && json.Unmarshal(b.Answer, &text) == nil:
+					r.Response = sp(text)
+				case hit:
+					r.Response = sp(string(b.Answer)) // a number, as its JSON text
+				default:
 					r.Response = sp("not found in the top result")
 				}
 			}

@@ -3,7 +3,7 @@ package demo
 import (
 	"hash/fnv"
 	"math"
-	"sort"
+	"strconv"
 	"strings"
 
 	"eval752/app/model"
@@ -151,7 +151,7 @@ func simulateRAGRun(run string, q model.RAGQuestion, lex []scored, rel map[strin
 		for _, id := range context {
 			if rel[id] >= 2 {
 				n++
-				p.Citations = append(p.Citations, model.Citation{Label: "S" + itoa(n), ChunkID: id})
+				p.Citations = append(p.Citations, model.Citation{Label: "S" + strconv.Itoa(n), ChunkID: id})
 			}
 		}
 	case unit(run, q.QID, "miss") < 0.5:
@@ -179,23 +179,4 @@ func simulateRAGRun(run string, q model.RAGQuestion, lex []scored, rel map[strin
 	}
 	p.LatencyMS, p.Usage = lat, use
 	return p
-}
-
-func itoa(n int) string {
-	if n == 0 {
-		return "0"
-	}
-	var b []byte
-	for n > 0 {
-		b = append([]byte{byte('0' + n%10)}, b...)
-		n /= 10
-	}
-	return string(b)
-}
-
-// sortedStrings returns a sorted copy.
-func sortedStrings(in []string) []string {
-	out := append([]string(nil), in...)
-	sort.Strings(out)
-	return out
 }

@@ -188,27 +188,29 @@ type signature struct {
 	not    []string
 	extra  []string
 	names  []string // file base names that break a tie in this format's favour
+	anyOf  []string // when set, at least one of these must be present too
 }
 
 // signatures are ordered from most to least specific; a record's vote goes
 // to the signature with the most matching keys (must + extra), ties to the
 // earlier one.
 var signatures = []signature{
-	{model.FormatB2, []string{"query_id"}, nil, []string{"modality", "question", "answer", "answer_format", "gold", "scope", "as_of", "unanswerable", "origin", "split"}, nil},
-	{model.FormatRAGQuestion, []string{"qid", "query"}, []string{"grade", "retrieved_chunk_ids"}, []string{"answerable", "reference_answer", "gold_evidence_groups", "answer_aliases", "question_type", "numeric_tolerance"}, []string{"questions.jsonl"}},
-	{model.FormatRAGJudgment, []string{"qid", "grade"}, nil, []string{"schema_version", "reason", "doc_id", "document_version_id", "page_no", "char_start", "char_end", "evidence_sha256", "annotator_id", "adjudication_status"}, []string{"anchored_judgments.jsonl"}},
-	{model.FormatRAGPrediction, []string{"qid"}, []string{"query", "grade"}, []string{"retrieved_chunk_ids", "vector_scores", "reranked_chunk_ids", "rerank_scores", "answer", "citations", "latency_ms", "usage", "run_id"}, []string{"predictions.jsonl"}},
-	{model.FormatRAGChunk, []string{"chunk_id"}, []string{"qid"}, []string{"doc_id", "document_version_id", "page_no", "char_start", "char_end", "bbox", "text", "searchable"}, []string{"chunks.jsonl"}},
-	{model.FormatRAGPage, []string{"doc_id", "page_no"}, []string{"qid", "chunk_id", "title"}, []string{"document_version_id", "char_start", "char_end", "text"}, []string{"pages.jsonl"}},
-	{model.FormatRAGDocument, []string{"doc_id"}, []string{"qid", "chunk_id", "page_no"}, []string{"title", "source_version", "raw_sha256", "license_id", "review_state", "redistribution_allowed", "confidentiality", "document_version_id", "authors", "publisher"}, []string{"documents.jsonl"}},
-	{model.FormatResult, []string{"item_id"}, nil, []string{"run", "response", "responses", "retrieved", "refused", "verdict", "passed", "latency_ms", "usage", "cost_usd", "error"}, []string{"results.jsonl"}},
-	{model.FormatAtom, []string{"atom_id"}, nil, []string{"source_id", "page", "block", "bbox", "t_start", "t_end", "path", "line_start", "line_end", "turn", "char_start", "char_end", "observed_at", "holder", "text"}, []string{"atoms.jsonl"}},
-	{model.FormatCorpusManifest, []string{"source_id", "revision"}, []string{"query_id", "atom_id"}, []string{"dataset", "path", "sha256", "modality", "license", "pages", "width", "height", "duration_s", "lines", "turns"}, []string{"manifest.jsonl"}},
-	{model.FormatSources, []string{"annotation_source"}, nil, []string{"dataset", "license", "url"}, []string{"sources.jsonl", "corpus_sources.jsonl"}},
-	{model.FormatV2Question, []string{"id", "category"}, nil, []string{"question", "answer", "provenance", "joint", "split", "origin"}, nil},
-	{model.FormatItem, []string{"id", "type"}, nil, []string{"inputs", "choices", "answer", "checker", "criteria", "meta"}, nil},
-	{model.FormatItem, []string{"id", "inputs"}, nil, []string{"type", "choices", "answer", "checker", "criteria", "meta"}, nil},
-	{model.FormatClause, []string{"doc", "text"}, []string{"id", "category"}, []string{"clause", "doc_title"}, []string{"index.json", "clauses.jsonl", "index.jsonl"}},
+	{model.FormatB2, []string{"query_id"}, nil, []string{"modality", "question", "answer", "answer_format", "gold", "scope", "as_of", "unanswerable", "origin", "split"}, nil, nil},
+	{model.FormatRAGQuestion, []string{"qid", "query"}, []string{"grade", "retrieved_chunk_ids"}, []string{"answerable", "reference_answer", "gold_evidence_groups", "answer_aliases", "question_type", "numeric_tolerance"}, []string{"questions.jsonl"}, nil},
+	{model.FormatRAGJudgment, []string{"qid", "grade"}, nil, []string{"schema_version", "reason", "doc_id", "document_version_id", "page_no", "char_start", "char_end", "evidence_sha256", "annotator_id", "adjudication_status"}, []string{"anchored_judgments.jsonl"}, nil},
+	{model.FormatRAGPrediction, []string{"qid"}, []string{"query", "grade"}, []string{"retrieved_chunk_ids", "vector_scores", "reranked_chunk_ids", "rerank_scores", "answer", "citations", "latency_ms", "usage", "run_id"}, []string{"predictions.jsonl"},
+		[]string{"retrieved_chunk_ids", "reranked_chunk_ids", "answer", "citations"}},
+	{model.FormatRAGChunk, []string{"chunk_id"}, []string{"qid"}, []string{"doc_id", "document_version_id", "page_no", "char_start", "char_end", "bbox", "text", "searchable"}, []string{"chunks.jsonl"}, nil},
+	{model.FormatRAGPage, []string{"doc_id", "page_no"}, []string{"qid", "chunk_id", "title"}, []string{"document_version_id", "char_start", "char_end", "text"}, []string{"pages.jsonl"}, nil},
+	{model.FormatRAGDocument, []string{"doc_id"}, []string{"qid", "chunk_id", "page_no"}, []string{"title", "source_version", "raw_sha256", "license_id", "review_state", "redistribution_allowed", "confidentiality", "document_version_id", "authors", "publisher"}, []string{"documents.jsonl"}, nil},
+	{model.FormatResult, []string{"item_id"}, nil, []string{"run", "response", "responses", "retrieved", "refused", "verdict", "passed", "latency_ms", "usage", "cost_usd", "error"}, []string{"results.jsonl"}, nil},
+	{model.FormatAtom, []string{"atom_id"}, nil, []string{"source_id", "page", "block", "bbox", "t_start", "t_end", "path", "line_start", "line_end", "turn", "char_start", "char_end", "observed_at", "holder", "text"}, []string{"atoms.jsonl"}, nil},
+	{model.FormatCorpusManifest, []string{"source_id", "revision"}, []string{"query_id", "atom_id"}, []string{"dataset", "path", "sha256", "modality", "license", "pages", "width", "height", "duration_s", "lines", "turns"}, []string{"manifest.jsonl"}, nil},
+	{model.FormatSources, []string{"annotation_source"}, nil, []string{"dataset", "license", "url"}, []string{"sources.jsonl", "corpus_sources.jsonl"}, nil},
+	{model.FormatV2Question, []string{"id", "category"}, nil, []string{"question", "answer", "provenance", "joint", "split", "origin"}, nil, nil},
+	{model.FormatItem, []string{"id", "type"}, nil, []string{"inputs", "choices", "answer", "checker", "criteria", "meta"}, nil, nil},
+	{model.FormatItem, []string{"id", "inputs"}, nil, []string{"type", "choices", "answer", "checker", "criteria", "meta"}, nil, nil},
+	{model.FormatClause, []string{"doc", "text"}, []string{"id", "category"}, []string{"clause", "doc_title"}, []string{"index.json", "clauses.jsonl", "index.jsonl"}, nil},
 }
 
 func (s signature) score(m map[string]any) int {
@@ -219,6 +221,18 @@ func (s signature) score(m map[string]any) int {
 	}
 	for _, k := range s.not {
 		if _, ok := m[k]; ok {
+			return -1
+		}
+	}
+	if len(s.anyOf) > 0 {
+		found := false
+		for _, k := range s.anyOf {
+			if _, ok := m[k]; ok {
+				found = true
+				break
+			}
+		}
+		if !found {
 			return -1
 		}
 	}

@@ -265,3 +265,37 @@ func parseTime(s string) (time.Time, bool) {
 	}
 	return time.Time{}, false
 }
+
+// trecGold is a TREC qrels query as run-specific qrels, with trec_eval's
+// conventions (-l 1): a doc with grade ≥ 0 is judged; a doc absent from the
+// qrels or with a negative grade is unjudged; every doc of grade ≥ 1 is its
+// own gold entry, so gold coverage equals trec_eval's recall_k.
+func trecGold(tu *trecUnit) *goldView {
+	g := &goldView{relLevel: 1}
+	gold := map[string]int{}
+	for _, d := range tu.docs {
+		gr := tu.grades[d]
+		switch {
+		case gr >= 1:
+			g.rel = append(g.rel, gr)
+			gold[d] = g.numGold
+			g.numGold++
+			g.rows = append(g.rows, resolve.Resolution{Label: fmt.Sprintf("%s (grade %d)", d, gr), Atoms: []string{d}})
+			g.kinds = append(g.kinds, "gold")
+		case gr == 0:
+			g.nonRel++
+		}
+	}
+	g.hasRetrieval = true
+	g.grade = func(id string) (bool, int, []int) {
+		gr, ok := tu.grades[id]
+		if !ok || gr < 0 {
+			return false, 0, nil
+		}
+		if gi, ok := gold[id]; ok {
+			return true, gr, []int{gi}
+		}
+		return true, gr, nil
+	}
+	return g
+}

@@ -236,16 +236,16 @@ func TestScoreRAG(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(set.Runs) != 2 || set.Runs[0].Run != "rx" || set.Runs[1].Run != "rx+rerank" {
-		t.Fatalf("runs = %v (run name from the folder; rerank as its own run)", set.Runs)
+	if len(set.Runs) != 2 || set.Runs[0].Run != "rx" || set.Runs[1].Run != "rx.retrieve" {
+		t.Fatalf("runs = %v (run name from the folder; the first stage as its own run)", set.Runs)
 	}
 	u := set.Units[0]
 	if u.Strata["type"] != "table_numeric" || u.Strata["difficulty"] != "medium" || u.Strata["source"] != "llm_assisted" || u.Strata["modality"] != "table" {
 		t.Errorf("strata %v", u.Strata)
 	}
-	// retrieved: ch1 (g1), chX (unjudged), ch3 (g3, group 1), ch2 (g3, group 0).
-	it := set.Runs[0].Items[0]
-	check(t, "rx", it, []want{
+	// first stage: ch1 (g1), chX (unjudged), ch3 (g3, group 1), ch2 (g3, group 0).
+	it := set.Runs[1].Items[0]
+	check(t, "rx.retrieve", it, []want{
 		{"hit@1", 0, "grade 1 < 2"},
 		{"hit@3", 1, "ch3"},
 		{"mrr", 1.0 / 3, "first grade ≥ 2 at rank 3"},
@@ -267,8 +267,9 @@ func TestScoreRAG(t *testing.T) {
 	if it.LatencyMS == nil || *it.LatencyMS != 100 {
 		t.Errorf("latency = %v, want 10 + 90", it.LatencyMS)
 	}
-	rr := set.Runs[1].Items[0]
-	check(t, "rx+rerank", rr, []want{
+	// final (reranked) ranking: ch2, ch3, ch1.
+	rr := set.Runs[0].Items[0]
+	check(t, "rx", rr, []want{
 		{"hit@1", 1, "ch2 first"},
 		{"mrr", 1, ""},
 		{"complete_hit@2", 1, "ch2, ch3"},
@@ -385,5 +386,53 @@ func TestNilDataset(t *testing.T) {
 	set, err := Score(&dataset.Dataset{}, Options{})
 	if err != nil || len(set.Units) != 0 || len(set.Runs) != 0 {
 		t.Errorf("empty dataset: %v %+v", err, set)
+	}
+}
+
+// TestScoreTREC: a TREC qrels/run pair scored as units and a run.
+//
+// qrels q1: d1 1, d2 0, d3 2, d4 −1 (unjudged); q2: d1 1 (absent from the run).
+// run: d2 3.0, d4 2.0, d5 1.5 (not in qrels), d3 1.0, d1 1.0, plus q9 (no qrels).
+// canonical ranking: d2, d4, d5, then the 1.0 tie by docno descending: d3, d1.
+func TestScoreTREC(t *testing.T) {
+	ds := &dataset.Dataset{
+		Qrels: []dataset.QrelsFile{{Path: "qrels", Judgments: []dataset.Qrel{
+			{Line: 1, QID: "q2", DocNo: "d1", Grade: 1},
+			{Line: 2, QID: "q1", DocNo: "d1", Grade: 1},
+			{Line: 3, QID: "q1", DocNo: "d2", Grade: 0},
+			{Line: 4, QID: "q1", DocNo: "d3", Grade: 2},
+			{Line: 5, QID: "q1", DocNo: "d4", Grade: -1},
+		}}},
+		Runs: []dataset.RunFile{{Path: "run.txt", Tag: "bm25", Lines: []dataset.RunLine{
+			{QID: "q1", DocNo: "d1", Score: 1}, {QID: "q1", DocNo: "d2", Score: 3}, {QID: "q1", DocNo: "d3", Score: 1},
+			{QID: "q1", DocNo: "d4", Score: 2}, {QID: "q1", DocNo: "d5", Score: 1.5}, {QID: "q9", DocNo: "d1", Score: 1},
+		}}},
+	}
+	set, err := Score(ds, DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(set.Units) != 2 || set.Units[0].ID != "q1" || set.Units[1].ID != "q2" {
+		t.Fatalf("units %+v (qids in byte order)", set.Units)
+	}
+	if len(set.Runs) != 1 || set.Runs[0].Run != "bm25" || !slices.Equal(set.Runs[0].Unknown, []string{"q9"}) {
+		t.Fatalf("runs %+v", set.Runs)
+	}
+	q1 := set.Runs[0].Items[0]
+	check(t, "q1", q1, []want{
+		{"mrr", 1.0 / 4, "first relevant (d3) at rank 4"},
+		{"recall@1", 0, ""},
+		{"recall@5", 1, "d3 and d1 both in the top 5 (= trec recall_5)"},
+		{"ndcg@5", (2/lg(5) + 1/lg(6)) / (2 + 1/lg(3)), "gains 2 at rank 4, 1 at rank 5; ideal 2, 1"},
+		{"p@5", 2.0 / 5, ""},
+		{"map", (1.0/4 + 2.0/5) / 2, "R = 2"},
+		{"bpref", 0, "R=2, N=1: d2 (nonrel) above both relevant docs: 1 − 1/1 each"},
+		{"judged@5", 3.0 / 5, "d4 (negative grade) and d5 (not in qrels) unjudged"},
+	})
+	if q1.Unjudged != 2 {
+		t.Errorf("Unjudged = %d, want 2", q1.Unjudged)
+	}
+	if q2 := set.Runs[0].Items[1]; !q2.Missing || q2.Values["map"] != 0 {
+		t.Errorf("q2 should be missing with map 0 (trec_eval -c): %+v", q2)
 	}
 }

@@ -41,6 +41,8 @@ type runOut struct {
 	unknownOK map[string]bool
 	// Capabilities decide which metrics apply to the run's missing items.
 	retrieves, answers, passes bool
+	// Where its outputs came from.
+	fromResults, fromPreds bool
 }
 
 func (r *runOut) add(ui int, found bool, id string, o *output) {
@@ -103,6 +105,7 @@ func collectRuns(ds *dataset.Dataset, byID map[string]int) []*runOut {
 			name = "default"
 		}
 		r := get(name)
+		r.fromResults = true
 		r.atoms = atomPaths[name]
 		o := &output{response: res.Response, responses: res.Responses, refused: res.Refused,
 			verdict: res.Verdict, passed: res.Passed, errText: res.Error, latency: res.LatencyMS, cost: res.CostUSD}
@@ -123,6 +126,30 @@ func collectRuns(ds *dataset.Dataset, byID map[string]int) []*runOut {
 		ui, ok := byID[res.ItemID]
 		r.add(ui, ok, res.ItemID, o)
 	}
+	// TREC run files: the run tag names the run (else the file name); the
+	// rank column is ignored, the score orders (trec_eval).
+	for _, rf := range ds.Runs {
+		name := rf.Tag
+		if name == "" {
+			name = strings.TrimSuffix(path.Base(rf.Path), path.Ext(rf.Path))
+		}
+		r := get(name)
+		perQ := map[string]*output{}
+		var order []string
+		for _, l := range rf.Lines {
+			o, ok := perQ[l.QID]
+			if !ok {
+				o = &output{retrieved: []retrieved{}}
+				perQ[l.QID] = o
+				order = append(order, l.QID)
+			}
+			o.retrieved = append(o.retrieved, retrieved{id: l.DocNo, score: l.Score, hasScore: true})
+		}
+		for _, q := range order {
+			ui, ok := byID[q]
+			r.add(ui, ok, q, perQ[q])
+		}
+	}
 	// Seed-003 predictions: run name per file.
 	cfgRun := map[string]string{} // dir → config.yaml run_id
 	for _, c := range ds.Configs {
@@ -132,6 +159,20 @@ func collectRuns(ds *dataset.Dataset, byID map[string]int) []*runOut {
 			}
 		}
 	}
+	// A prediction's ranking is its reranked list when it has one (the
+	// system's final ranking, which seed 003 §6.1 scores with MRR/nDCG@10),
+	// else its retrieved list. A run made only of predictions also yields
+	// "<name>.retrieve", scored on the first-stage retrieved list, so the
+	// rerank gain is a paired comparison; a run that also has results.jsonl
+	// lines does not (the variant would miss every other item).
+	type firstStage struct {
+		ui  int
+		ok  bool
+		qid string
+		o   *output
+	}
+	stage := map[string][]firstStage{}
+	var stageOrder []string
 	for i := range ds.Preds {
 		rec := &ds.Preds[i]
 		if !rec.Typed {
@@ -143,12 +184,26 @@ func collectRuns(ds *dataset.Dataset, byID map[string]int) []*runOut {
 			name = predRunName(rec.Path, cfgRun)
 		}
 		ui, ok := byID[p.QID]
-		o := predOutput(p, p.RetrievedChunkIDs, p.VectorScores)
-		get(name).add(ui, ok, p.QID, o)
+		first := predOutput(p, p.RetrievedChunkIDs, p.VectorScores)
+		final := first
 		if p.RerankedChunkIDs != nil {
-			o2 := *o
-			o2.retrieved = predOutput(p, p.RerankedChunkIDs, p.RerankScores).retrieved
-			get(name+"+rerank").add(ui, ok, p.QID, &o2)
+			final = predOutput(p, p.RerankedChunkIDs, p.RerankScores)
+			if _, seen := stage[name]; !seen {
+				stageOrder = append(stageOrder, name)
+			}
+		}
+		r := get(name)
+		r.fromPreds = true
+		r.add(ui, ok, p.QID, final)
+		stage[name] = append(stage[name], firstStage{ui, ok, p.QID, first})
+	}
+	for _, name := range stageOrder {
+		if get(name).fromResults {
+			continue
+		}
+		v := get(name + ".retrieve")
+		for _, f := range stage[name] {
+			v.add(f.ui, f.ok, f.qid, f.o)
 		}
 	}
 	return runs

@@ -2,8 +2,10 @@ package itemscore
 
 import (
 	"errors"
+	"runtime"
 	"slices"
 	"strings"
+	"sync"
 
 	"eval752/app/dataset"
 	"eval752/app/metrics"
@@ -54,11 +56,20 @@ func Score(ds *dataset.Dataset, opt Options) (*Set, error) {
 	}
 
 	set := &Set{Config: opt.config(), Resolution: []Resolved{}, Ambiguities: []Resolved{}}
+	// Resolve every gold view first (serially: the caches are plain maps),
+	// then score items in parallel: scoring only reads shared state and
+	// writes its own slot, so the result does not depend on scheduling.
+	for _, r := range runs {
+		for _, u := range units {
+			sc.view(u, r.atoms)
+			if u.b2 != nil {
+				sc.atomTable(r.atoms)
+			}
+		}
+	}
 	for _, r := range runs {
 		rs := RunScores{Run: r.name, Unknown: r.unknown, Items: make([]ItemScore, len(units))}
-		for i, u := range units {
-			rs.Items[i] = sc.scoreItem(u, i, r)
-		}
+		parallel(len(units), func(i int) { rs.Items[i] = sc.scoreItem(units[i], i, r) })
 		set.Runs = append(set.Runs, rs)
 	}
 	// Gold for the item browser: the first run's resolution (or the shared tables').
@@ -79,6 +90,30 @@ func Score(ds *dataset.Dataset, opt Options) (*Set, error) {
 	set.Resolution, set.Ambiguities = sc.resolutionTable(runs)
 	set.Metrics = presentMetrics(set, opt)
 	return set, nil
+}
+
+// parallel runs f(0..n-1) on GOMAXPROCS workers in contiguous blocks.
+func parallel(n int, f func(int)) {
+	w := min(runtime.GOMAXPROCS(0), max(1, n/64))
+	if w <= 1 {
+		for i := 0; i < n; i++ {
+			f(i)
+		}
+		return
+	}
+	var wg sync.WaitGroup
+	per := (n + w - 1) / w
+	for lo := 0; lo < n; lo += per {
+		hi := min(n, lo+per)
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := lo; i < hi; i++ {
+				f(i)
+			}
+		}()
+	}
+	wg.Wait()
 }
 
 type viewKey struct {
@@ -143,6 +178,8 @@ func (sc *scorer) view(u *unitSpec, atoms string) *goldView {
 		g = ragGold(u.rag, sc.judgments[u.rag.QID], sc.chunks)
 	case u.v2 != nil:
 		g = v2Gold(u.v2, sc.clauses, sc.nClauses)
+	case u.trec != nil:
+		g = trecGold(u.trec)
 	}
 	sc.views[key] = g
 	sc.viewOrder = append(sc.viewOrder, key)

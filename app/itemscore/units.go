@@ -3,6 +3,7 @@ package itemscore
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 
 	"eval752/app/dataset"
@@ -17,10 +18,17 @@ type unitSpec struct {
 	b2   *model.B2
 	v2   *model.V2Question
 	rag  *model.RAGQuestion
+	trec *trecUnit
+}
+
+// trecUnit is one query of a TREC qrels file: docno → grade.
+type trecUnit struct {
+	grades map[string]int
+	docs   []string // qrels order
 }
 
 // buildUnits lists every annotated item of every set, in the order eval752
-// items, b-2, v2, seed 003; records that did not decode are skipped (the
+// items, b-2, v2, seed 003, TREC qrels queries (byte order of qid); records that did not decode are skipped (the
 // schema check reports them). Ids repeated across sets keep their first unit
 // for result lookup.
 func buildUnits(ds *dataset.Dataset) ([]*unitSpec, map[string]int) {
@@ -78,6 +86,28 @@ func buildUnits(ds *dataset.Dataset) ([]*unitSpec, map[string]int) {
 		}
 		u.Strata = strata("split", q.Split, "modality", q.Modality, "type", q.QuestionType, "difficulty", q.Difficulty, "source", q.CreatedBy)
 		us = append(us, u)
+	}
+	for _, qf := range ds.Qrels {
+		byQID := map[string]*unitSpec{}
+		var order []string
+		for _, j := range qf.Judgments {
+			u, ok := byQID[j.QID]
+			if !ok {
+				u = &unitSpec{trec: &trecUnit{grades: map[string]int{}}, Unit: Unit{ID: j.QID, Format: model.FormatTRECQrels,
+					Loc: dataset.Loc{Path: qf.Path, Line: j.Line}, Answerable: true, Strata: map[string]string{}}}
+				byQID[j.QID] = u
+				order = append(order, j.QID)
+			}
+			if _, dup := u.trec.grades[j.DocNo]; !dup {
+				u.trec.docs = append(u.trec.docs, j.DocNo)
+			}
+			u.trec.grades[j.DocNo] = j.Grade
+		}
+		// trec_eval's query order: qids in byte order.
+		slices.Sort(order)
+		for _, q := range order {
+			us = append(us, byQID[q])
+		}
 	}
 	byID := map[string]int{}
 	for i, u := range us {

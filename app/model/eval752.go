@@ -1,5 +1,7 @@
 package model
 
+import "encoding/json"
+
 // Item is one eval752 question (seed 004). Fields and meanings are the seed's.
 type Item struct {
 	ID       string         `json:"id"`
@@ -133,4 +135,21 @@ type Atom struct {
 	ObservedAt string    `json:"observed_at,omitempty"` // RFC 3339; temporal correctness (seed 000 §2.4)
 	Holder     string    `json:"holder,omitempty"`      // scope.holder that owns it (seed 000 §2.5)
 	Text       string    `json:"text,omitempty"`
+}
+
+// UnmarshalJSON accepts both forms of a retrieved entry: a bare id string
+// ("chunk-7") or an object {"id": "chunk-7", "score": 0.93}.
+func (r *Retrieved) UnmarshalJSON(b []byte) error {
+	var id string
+	if err := json.Unmarshal(b, &id); err == nil {
+		*r = Retrieved{ID: id}
+		return nil
+	}
+	type plain Retrieved
+	var p plain
+	if err := json.Unmarshal(b, &p); err != nil {
+		return err
+	}
+	*r = Retrieved(p)
+	return nil
 }

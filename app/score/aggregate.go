@@ -122,7 +122,18 @@ type view struct {
 	// cols[r][m][i] is run r's value of metrics[m] on unit i, NaN when the
 	// key is absent (metric not applicable).
 	cols [][][]float64
+	// flag[r][m][i] is itemscore.FlagFor of run r, metrics[m], unit i, coded
+	// (flagNone, flagUnjudged, flagUnresolved); ambiguous[r][i] is whether
+	// run r's item i has ambiguous gold. Both exclude missing items.
+	flag      [][][]uint8
+	ambiguous [][]bool
 }
+
+const (
+	flagNone uint8 = iota
+	flagUnjudged
+	flagUnresolved
+)
 
 func newView(set *itemscore.Set, opt Options) *view {
 	v := &view{set: set, opt: opt}
@@ -134,19 +145,42 @@ func newView(set *itemscore.Set, opt Options) *view {
 	v.strata = buildStrata(set.Units, opt.Strata)
 	v.metrics = append(v.metrics, set.Metrics...)
 	v.cols = make([][][]float64, len(v.runs))
+	v.flag = make([][][]uint8, len(v.runs))
+	v.ambiguous = make([][]bool, len(v.runs))
 	for r, rs := range v.runs {
 		v.cols[r] = make([][]float64, len(v.metrics))
+		v.flag[r] = make([][]uint8, len(v.metrics))
 		for m, d := range v.metrics {
 			col := make([]float64, len(set.Units))
+			fl := make([]uint8, len(set.Units))
 			for i := range col {
 				col[i] = math.NaN()
-				if i < len(rs.Items) {
-					if x, ok := rs.Items[i].Values[d.Name]; ok && !math.IsNaN(x) {
-						col[i] = x
+				if i >= len(rs.Items) {
+					continue
+				}
+				it := &rs.Items[i]
+				x, ok := it.Values[d.Name]
+				if !ok || math.IsNaN(x) {
+					continue
+				}
+				col[i] = x
+				if !it.Missing && (it.Unjudged > 0 || len(it.Flags) > 0) {
+					switch flagFor(d.Name, *it) {
+					case "unjudged":
+						fl[i] = flagUnjudged
+					case "unresolved-judgment":
+						fl[i] = flagUnresolved
 					}
 				}
 			}
 			v.cols[r][m] = col
+			v.flag[r][m] = fl
+		}
+		v.ambiguous[r] = make([]bool, len(set.Units))
+		for i := range set.Units {
+			if i < len(rs.Items) && !rs.Items[i].Missing {
+				v.ambiguous[r][i] = slices.Contains(rs.Items[i].Flags, "ambiguous-gold")
+			}
 		}
 	}
 	return v
@@ -282,7 +316,7 @@ func (v *view) stratumMeans(r int, s stratum) []figure {
 		}
 		for k, m := range g.metrics {
 			f := figure{Value: stats.Mean(cols[k]), Lo: cis[k].Low, Hi: cis[k].High, N: n, Denom: len(g.idx)}
-			f.Flag = v.flags(r, v.metrics[m], g.idx)
+			f.Flag = v.flags(r, m, g.idx)
 			figs[m] = f
 		}
 	}
@@ -296,20 +330,18 @@ func (v *view) stratumMeans(r int, s stratum) []figure {
 // judgments that did not resolve) and, for retrieval and safety metrics,
 // "ambiguous gold: k items". Missing items carry no flag (they are listed as
 // missing).
-func (v *view) flags(r int, d metrics.Descriptor, idx []int) string {
+func (v *view) flags(r, m int, idx []int) string {
+	d := v.metrics[m]
+	geo := d.Group == metrics.GroupRetrieval || d.Group == metrics.GroupSafety
 	unjudged, unresolved, ambiguous := 0, 0, 0
 	for _, i := range idx {
-		it := v.item(r, i)
-		if it.Missing {
-			continue
-		}
-		switch flagFor(d.Name, it) {
-		case "unjudged":
+		switch v.flag[r][m][i] {
+		case flagUnjudged:
 			unjudged++
-		case "unresolved-judgment":
+		case flagUnresolved:
 			unresolved++
 		}
-		if (d.Group == metrics.GroupRetrieval || d.Group == metrics.GroupSafety) && slices.Contains(it.Flags, "ambiguous-gold") {
+		if geo && v.ambiguous[r][i] {
 			ambiguous++
 		}
 	}

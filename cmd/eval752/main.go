@@ -8,6 +8,7 @@ import (
 	"os/signal"
 
 	"eval752/app/cli"
+	_ "eval752/app/ui/server" // registers serve and export-static
 )
 
 func main() {

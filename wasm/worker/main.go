@@ -78,7 +78,7 @@ func (w *worker) handle(msg js.Value) {
 			postErr(id, "bad lines request: %v", err)
 			return
 		}
-		win := wire.ReadLines(w.inputs, req)
+		win := workside.ReadLines(w.inputs, req)
 		postJSON(wire.TypeLines, id, win)
 	case wire.TypeItems:
 		var q wire.ItemQuery

@@ -14,7 +14,6 @@
 package wire
 
 import (
-	"eval752/app/dataset"
 	"eval752/app/finding"
 	"eval752/app/report"
 )
@@ -88,7 +87,7 @@ type ResultMeta struct {
 // decoded without importing the engine (which would link the whole core
 // into the page's WASM). Fields the page does not show are left out.
 type Result struct {
-	Inputs   []dataset.InputInfo `json:"inputs"`
+	Inputs   []InputInfo         `json:"inputs"`
 	Findings finding.List        `json:"findings"`
 	Counts   finding.Counts      `json:"counts"`
 	PerCode  []finding.CodeCount `json:"per_code"`
@@ -97,4 +96,14 @@ type Result struct {
 	Compare  *report.Report      `json:"compare,omitempty"`
 	Audit    *report.Report      `json:"audit,omitempty"`
 	Runs     []string            `json:"runs,omitempty"`
+}
+
+// InputInfo mirrors dataset.InputInfo (same JSON names) so the page does not
+// link the loader.
+type InputInfo struct {
+	Path   string `json:"path"`
+	Format string `json:"format"`
+	SHA256 string `json:"sha256"`
+	Lines  int    `json:"lines"`
+	Size   int64  `json:"size"`
 }

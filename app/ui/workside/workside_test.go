@@ -1,8 +1,12 @@
 package workside
 
 import (
+	"archive/zip"
 	"bytes"
 	"encoding/json"
+	"eval752/app/dataset"
+	"fmt"
+	"strings"
 	"testing"
 
 	"eval752/app/engine"
@@ -42,5 +46,74 @@ func TestSlimAndExport(t *testing.T) {
 	_, _, data, err = Export(res, wire.ExportRequest{What: "findings", Format: "csv"})
 	if err != nil || string(data) != "severity,code,path,line,pointer,message,hint\n" {
 		t.Errorf("findings CSV of no findings = %q, %v; want the header only", data, err)
+	}
+}
+
+// memInput is an in-memory input.
+func memInput(name string, b []byte) dataset.Input {
+	return dataset.Input{Name: name, R: bytes.NewReader(b), Size: int64(len(b))}
+}
+
+func numbered(n int, eol string) string {
+	var b strings.Builder
+	for i := 1; i <= n; i++ {
+		fmt.Fprintf(&b, `{"line":%d}%s`, i, eol)
+	}
+	return b.String()
+}
+
+func TestReadLines(t *testing.T) {
+	var zbuf bytes.Buffer
+	zw := zip.NewWriter(&zbuf)
+	w, _ := zw.Create("sections/a.jsonl")
+	w.Write([]byte(numbered(10, "\n")))
+	w, _ = zw.Create("sections/long.jsonl")
+	w.Write([]byte("short\n" + strings.Repeat("é", MaxLineDisplay) + "\nlast"))
+	zw.Close()
+	inputs := []dataset.Input{
+		memInput("b.eval752.zip", zbuf.Bytes()),
+		memInput("crlf.jsonl", []byte(numbered(4, "\r\n"))),
+	}
+	line := func(i int) string { return fmt.Sprintf(`{"line":%d}`, i) }
+	tests := []struct {
+		name      string
+		req       wire.LinesRequest
+		first     int
+		lines     []string
+		truncated []bool
+		err       bool
+	}{
+		{"zip entry, middle", wire.LinesRequest{Path: "b.eval752.zip!sections/a.jsonl", Line: 5, Context: 2}, 3,
+			[]string{line(3), line(4), line(5), line(6), line(7)}, nil, false},
+		{"zip entry, start clipped", wire.LinesRequest{Path: "b.eval752.zip!sections/a.jsonl", Line: 1, Context: 3}, 1,
+			[]string{line(1), line(2), line(3), line(4)}, nil, false},
+		{"zip entry, end clipped", wire.LinesRequest{Path: "b.eval752.zip!sections/a.jsonl", Line: 10, Context: 3}, 7,
+			[]string{line(7), line(8), line(9), line(10)}, nil, false},
+		{"plain file, CRLF stripped", wire.LinesRequest{Path: "crlf.jsonl", Line: 2, Context: 1}, 1,
+			[]string{line(1), line(2), line(3)}, nil, false},
+		// "é" is 2 bytes: MaxLineDisplay bytes hold MaxLineDisplay/2 of them.
+		{"long line cut at a rune boundary", wire.LinesRequest{Path: "b.eval752.zip!sections/long.jsonl", Line: 2, Context: 1}, 1,
+			[]string{"short", strings.Repeat("é", MaxLineDisplay/2), "last"}, []bool{false, true, false}, false},
+		{"past the end", wire.LinesRequest{Path: "crlf.jsonl", Line: 9}, 0, nil, nil, true},
+		{"whole-file finding", wire.LinesRequest{Path: "crlf.jsonl", Line: 0}, 0, nil, nil, true},
+		{"unknown entry", wire.LinesRequest{Path: "b.eval752.zip!nope.jsonl", Line: 1}, 0, nil, nil, true},
+		{"unknown file", wire.LinesRequest{Path: "other.jsonl", Line: 1}, 0, nil, nil, true},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			w := ReadLines(inputs, tc.req)
+			if (w.Err != "") != tc.err {
+				t.Fatalf("err = %q, want error %v", w.Err, tc.err)
+			}
+			if tc.err {
+				return
+			}
+			if w.First != tc.first || strings.Join(w.Lines, "|") != strings.Join(tc.lines, "|") {
+				t.Errorf("got first %d lines %q, want %d %q", w.First, w.Lines, tc.first, tc.lines)
+			}
+			if fmt.Sprint(w.Truncated) != fmt.Sprint(tc.truncated) {
+				t.Errorf("truncated %v, want %v", w.Truncated, tc.truncated)
+			}
+		})
 	}
 }

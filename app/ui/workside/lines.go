@@ -1,4 +1,4 @@
-package wire
+package workside
 
 import (
 	"archive/zip"
@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"eval752/app/dataset"
+	"eval752/app/ui/wire"
 )
 
 // MaxLineDisplay is how many bytes of one line the finding view shows; a
@@ -24,8 +25,8 @@ const maxScan = 512 << 20
 // ReadLines returns lines line-ctx .. line+ctx of path, where path is an
 // input name or "input!entry" for an entry of a zip input. It reads lazily
 // through the inputs' ReaderAt and never holds more than the window.
-func ReadLines(inputs []dataset.Input, req LinesRequest) LineWindow {
-	w := LineWindow{Path: req.Path, Line: req.Line}
+func ReadLines(inputs []dataset.Input, req wire.LinesRequest) wire.LineWindow {
+	w := wire.LineWindow{Path: req.Path, Line: req.Line}
 	if req.Line <= 0 {
 		w.Err = "the finding is about the whole file"
 		return w
