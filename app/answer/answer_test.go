@@ -219,3 +219,14 @@ func TestVerdict(t *testing.T) {
 		}
 	}
 }
+
+// TestParseNumbersTerminates: odd inputs end (no loop can stall) and give
+// what the rules say.
+func TestParseNumbersTerminates(t *testing.T) {
+	cases := map[string]int{"a.5": 0, "-.": 0, "1e": 1, "1,": 1, "..": 0, "+-1": 1, "x1.2.3": 0, "1.2.3": 1 /* 1.2, then ".3" glued to a digit */, "-": 0, "": 0, "１２": 1, "e5": 0}
+	for in, n := range cases {
+		if got := ParseNumbers(in); len(got) != n {
+			t.Errorf("ParseNumbers(%q) = %v, want %d numbers", in, got, n)
+		}
+	}
+}

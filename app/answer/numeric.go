@@ -66,10 +66,11 @@ func ParseNumbers(s string) []Number {
 			continue
 		}
 		if start > 0 && (unicode.IsLetter(rs[start-1]) && rs[start-1] <= unicode.MaxASCII || isDigit(rs[start-1])) {
-			// identifier: skip the whole alphanumeric run
-			for i < len(rs) && (isDigit(rs[i]) || rs[i] <= unicode.MaxASCII && unicode.IsLetter(rs[i])) {
+			// identifier: skip the whole run of letters, digits and inner "." "_" "-"
+			for i < len(rs) && (isIdent(rs[i]) || (strings.ContainsRune("._-", rs[i]) && i+1 < len(rs) && isIdent(rs[i+1]))) {
 				i++
 			}
+			i = max(i, start+1) // always advance ("a.5": the "." is skipped)
 			continue
 		}
 		j := i
@@ -134,6 +135,8 @@ func ParseNumbers(s string) []Number {
 }
 
 func isDigit(r rune) bool { return r >= '0' && r <= '9' }
+
+func isIdent(r rune) bool { return isDigit(r) || r <= unicode.MaxASCII && unicode.IsLetter(r) }
 
 func threeDigits(rs []rune, i int) bool {
 	if i+3 > len(rs) {

@@ -172,7 +172,10 @@ func refusalSection(ref refusalResult, opt Options) report.Section {
 			txt(clip(r.Q.Text, 80)), sim, txt(pid), txt(ptext), txt(flag)})
 	}
 	s.Tables = append(s.Tables, dist, rank)
-	if len(ref.Refuse) == 0 {
+	switch {
+	case ref.NRefuse > 0 && ref.Passages == 0:
+		s.Notes = append(s.Notes, fmt.Sprintf("%d refuse / unanswerable question(s), but no corpus passage was loaded: nothing to compare them with (load clauses, chunks, document texts or atom texts).", ref.NRefuse))
+	case len(ref.Refuse) == 0:
 		s.Notes = append(s.Notes, "No refuse / unanswerable questions.")
 	}
 	return s

@@ -2,7 +2,6 @@ package audit
 
 import (
 	"fmt"
-	"sort"
 	"strconv"
 	"strings"
 
@@ -78,9 +77,42 @@ type gateRun struct {
 	opt Options
 	ix  *clauseIndex
 	out finding.List
+	// schemaAt holds "path\x00line\x00pointer" of the reader's schema
+	// findings, built on first use.
+	schemaAt map[string]bool
 }
 
-func (g *gateRun) add(f finding.Finding) { g.out = append(g.out, f) }
+// add records f unless the reader's schema check already reported the same
+// value (same file, line and non-empty JSON pointer, e.g. schema.enum at
+// /category): one defect, one finding.
+func (g *gateRun) add(f finding.Finding) {
+	if f.Pointer != "" {
+		if g.schemaAt == nil {
+			g.schemaAt = map[string]bool{}
+			for _, s := range g.ds.Findings {
+				if s.Pointer != "" && strings.HasPrefix(s.Code, "schema.") {
+					g.schemaAt[s.Path+"\x00"+strconv.Itoa(s.Line)+"\x00"+s.Pointer] = true
+				}
+			}
+		}
+		if g.schemaAt[f.Path+"\x00"+strconv.Itoa(f.Line)+"\x00"+f.Pointer] {
+			return
+		}
+	}
+	g.out = append(g.out, f)
+}
+
+// keyAbsent reports whether a record's raw JSON object lacks key; a missing
+// required key is schema.required's finding, so the rules stay silent on it.
+// A record without a raw object (built in code) has every key.
+func keyAbsent(raw any, key string) bool {
+	m, ok := raw.(map[string]any)
+	if !ok {
+		return false
+	}
+	_, has := m[key]
+	return !has
+}
 
 // setPath is where set-level findings point: the first v2 question file.
 func setPath(ds *dataset.Dataset) string {
@@ -194,19 +226,21 @@ func isRefusal(answer string, phrases []string) bool {
 // question applies the per-question rules.
 func (g *gateRun) question(r dataset.Rec[model.V2Question]) {
 	q, path, line := r.V, r.Path, r.Line
-	if strings.TrimSpace(q.Question) == "" {
+	absent := func(k string) bool { return keyAbsent(r.Raw, k) }
+	if strings.TrimSpace(q.Question) == "" && !absent("question") {
 		g.add(ruleRequired.At(path, line, "/question", "question %s has no question text", q.ID))
 	}
 	switch {
+	case q.Category == "" && absent("category"):
 	case q.Category == "":
 		g.add(ruleRequired.At(path, line, "/category", "question %s has no category", q.ID))
 	case !knownCategory(q.Category):
 		g.add(ruleCategory.At(path, line, "/category", "question %s: category %q is not one of %s", q.ID, q.Category, strings.Join(Categories, ", ")))
 	}
-	if q.Split != "dev" && q.Split != "test" {
+	if q.Split != "dev" && q.Split != "test" && !absent("split") {
 		g.add(ruleRequired.At(path, line, "/split", "question %s: split %q is not dev or test", q.ID, q.Split))
 	}
-	if q.Origin != "v1" && q.Origin != "v2" {
+	if q.Origin != "v1" && q.Origin != "v2" && !absent("origin") {
 		g.add(ruleRequired.At(path, line, "/origin", "question %s: origin %q is not v1 or v2", q.ID, q.Origin))
 	}
 	if q.Origin == "v1" && q.Split == "test" {
@@ -229,12 +263,13 @@ func (g *gateRun) question(r dataset.Rec[model.V2Question]) {
 		answer = *q.Answer
 	}
 	switch {
+	case strings.TrimSpace(answer) == "" && absent("answer"):
 	case strings.TrimSpace(answer) == "":
 		g.add(ruleRequired.At(path, line, "/answer", "%s question %s has no answer", q.Category, q.ID))
 	case isRefusal(answer, g.opt.RefusalPhrases):
 		g.add(ruleRequired.At(path, line, "/answer", "%s question %s answers with the refusal phrase; only refuse questions may", q.Category, q.ID))
 	}
-	if len(q.Provenance) == 0 {
+	if len(q.Provenance) == 0 && !absent("provenance") {
 		g.add(ruleRequired.At(path, line, "/provenance", "%s question %s cites no (doc, clause) provenance", q.Category, q.ID))
 	}
 	distinct := map[ckey]bool{}
@@ -533,14 +568,4 @@ func (g *gateRun) concentration(qs []dataset.Rec[model.V2Question]) {
 			g.add(ruleConcentration.At(setPath(g.ds), 0, "", "%s: %d of %d citations (%.1f %%) come from %s, above %.0f %%", s.name, n, total, 100*share, d, 100*g.opt.ConcentrationBound))
 		}
 	}
-}
-
-// sortRecs orders records by location (for deterministic tables).
-func sortLocs(ls []dataset.Loc) {
-	sort.Slice(ls, func(i, j int) bool {
-		if ls[i].Path != ls[j].Path {
-			return ls[i].Path < ls[j].Path
-		}
-		return ls[i].Line < ls[j].Line
-	})
 }

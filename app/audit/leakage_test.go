@@ -165,11 +165,17 @@ func TestRefusalAcrossFormats(t *testing.T) {
 			t.Errorf("distribution n: %+v", dist.Rows)
 		}
 	}
-	// No corpus: one info finding instead.
+	// No corpus: one info finding instead, and the section's note says the
+	// 2 refuse questions exist but were not compared (not "no refuse questions").
 	ds.Chunks = nil
-	_, fs = Audit(ds, opt)
+	r, fs = Audit(ds, opt)
 	if len(fs) != 1 || fs[0].Code != "audit.refusal-no-corpus" {
 		t.Errorf("no corpus: %v", fs)
+	}
+	for _, s := range r.Sections {
+		if s.ID == "refusal" && (len(s.Notes) != 1 || !strings.HasPrefix(s.Notes[0], "2 refuse / unanswerable question(s), but no corpus passage")) {
+			t.Errorf("no corpus notes: %q", s.Notes)
+		}
 	}
 }
 

@@ -173,6 +173,7 @@ type refusalResult struct {
 	Passages   int
 	Refuse     []refusalRow // ranked: similarity descending, then location
 	Answerable []float64    // top-1 similarities of answerable questions
+	NRefuse    int          // refuse / unanswerable questions, audited or not
 }
 
 func refusalAudit(ds *dataset.Dataset, qs []query, ps []passage, opt Options) (refusalResult, finding.List) {
@@ -184,6 +185,7 @@ func refusalAudit(ds *dataset.Dataset, qs []query, ps []passage, opt Options) (r
 			nRefuse++
 		}
 	}
+	res.NRefuse = nRefuse
 	if len(ps) == 0 {
 		if nRefuse > 0 {
 			out = append(out, ruleRefusalNoCorpus.At(qs[0].Loc.Path, 0, "", "%d refuse / unanswerable question(s) could not be audited: no corpus text loaded", nRefuse))

@@ -273,3 +273,24 @@ func TestRulesRegistered(t *testing.T) {
 		}
 	}
 }
+
+// TestSchemaCoveredNotRepeated: a v2 question whose provenance key is
+// missing, and whose category the schema already rejected at /category, gets
+// no v2.required-field / v2.category finding of its own (the reader's
+// schema.required / schema.enum say it); the same defects on a record
+// without those schema findings are still reported.
+func TestSchemaCoveredNotRepeated(t *testing.T) {
+	q1 := v2q(1, "D1", "trivia", "test", "v2", str("甲应当做A"), false)
+	q1.Raw = map[string]any{"id": "D1", "category": "trivia", "question": "q", "answer": "甲应当做A", "split": "test", "origin": "v2"}
+	q2 := v2q(2, "D2", "direct", "test", "v2", str("甲应当做A"), false)
+	q2.Raw = map[string]any{"id": "D2", "category": "direct", "question": "q", "answer": "甲应当做A", "split": "test", "origin": "v2"}
+	q3 := v2q(3, "D3", "trivia", "test", "v2", str("甲应当做A"), false)
+	ds := &dataset.Dataset{V2: []dataset.Rec[model.V2Question]{q1, q2, q3},
+		Findings: finding.List{{Code: "schema.enum", Path: "q.jsonl", Line: 1, Pointer: "/category"}}}
+	got := codesAt(Rules(ds, Options{}), "v2.quota", "v2.split-counts", "v2.clause-index-missing")
+	// line 1: category covered by schema.enum; line 2: provenance key absent
+	// (schema.required); line 3: built without raw JSON or schema findings.
+	if want := "q.jsonl:3:v2.category"; strings.Join(got, ",") != want {
+		t.Errorf("got %v, want %s", got, want)
+	}
+}

@@ -58,10 +58,23 @@ func termCounts(text string, grams []int) map[string]int {
 
 func newTFIDF(passages []string, grams []int) *tfidfIndex {
 	ix := &tfidfIndex{grams: grams, vocab: map[string]int32{}, n: len(passages)}
-	counts := make([]map[string]int, len(passages))
+	type tc struct {
+		id int32
+		n  int
+	}
+	counts := make([][]tc, len(passages))
 	for i, p := range passages {
-		counts[i] = termCounts(p, grams)
-		for g := range counts[i] {
+		c := termCounts(p, grams)
+		// Terms in byte order, so term ids — and with them the order of the
+		// floating-point sums below — are the same on every run.
+		terms := make([]string, 0, len(c))
+		for g := range c {
+			terms = append(terms, g)
+		}
+		sort.Strings(terms)
+		row := make([]tc, 0, len(c))
+		for _, g := range terms {
+			n := c[g]
 			id, ok := ix.vocab[g]
 			if !ok {
 				id = int32(len(ix.df))
@@ -69,20 +82,17 @@ func newTFIDF(passages []string, grams []int) *tfidfIndex {
 				ix.df = append(ix.df, 0)
 			}
 			ix.df[id]++
+			row = append(row, tc{id, n})
 		}
+		counts[i] = row
 	}
 	ix.postings = make([][]posting, len(ix.df))
-	for i, c := range counts {
-		// Sorted terms make the floating-point sums, and so the output, identical run to run.
-		terms := make([]string, 0, len(c))
-		for g := range c {
-			terms = append(terms, g)
-		}
-		sort.Strings(terms)
+	for i, row := range counts {
+		sort.Slice(row, func(a, b int) bool { return row[a].id < row[b].id })
 		var norm float64
-		ws := make([]float64, len(terms))
-		for k, g := range terms {
-			w := (1 + math.Log(float64(c[g]))) * ix.idf(ix.df[ix.vocab[g]])
+		ws := make([]float64, len(row))
+		for k, t := range row {
+			w := (1 + math.Log(float64(t.n))) * ix.idf(ix.df[t.id])
 			ws[k] = w
 			norm += w * w
 		}
@@ -90,9 +100,8 @@ func newTFIDF(passages []string, grams []int) *tfidfIndex {
 		if norm == 0 {
 			continue
 		}
-		for k, g := range terms {
-			id := ix.vocab[g]
-			ix.postings[id] = append(ix.postings[id], posting{doc: int32(i), w: float32(ws[k] / norm)})
+		for k, t := range row {
+			ix.postings[t.id] = append(ix.postings[t.id], posting{doc: int32(i), w: float32(ws[k] / norm)})
 		}
 	}
 	return ix

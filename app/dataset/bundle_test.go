@@ -6,6 +6,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"os"
 	"strings"
 	"testing"
@@ -319,5 +320,95 @@ func TestRunFolderExtraFiles(t *testing.T) {
 	}
 	if len(ds.RAG) != 1 {
 		t.Errorf("rag %d", len(ds.RAG))
+	}
+}
+
+// TestCompanionAliases: seed 004 names what manifest.json and meta.json hold
+// ("包格式版本和类型", "名称、描述、版本哈希"), not their keys; hand-written
+// spellings load into eval752's fields without a schema finding (nulls and a
+// numeric version included).
+func TestCompanionAliases(t *testing.T) {
+	cases := []struct {
+		manifest, meta         string
+		kind, version          string // want Manifest.V.Kind, FormatVersion as JSON
+		name, hash, metaVerion string // want Meta.V fields
+	}{
+		{`{"version": 1, "type": "results"}`, `{"name": "x", "description": "y", "hash": "deadbeef"}`,
+			"results", "1", "x", "deadbeef", ""},
+		{`{"format_version": "1.0", "type": "dataset"}`, `{"title": "t", "description": null, "versionHash": "abc", "version": 2}`,
+			"dataset", `"1.0"`, "t", "abc", "2"},
+		{`{"schema_version": 1.1, "bundle_type": "eval752-dataset"}`, `{"name": "n", "version_hash": null, "sha256": "00ff"}`,
+			"eval752-dataset", "1.1", "n", "00ff", ""},
+	}
+	for i, c := range cases {
+		b := zipOf(t,
+			zent{"manifest.json", c.manifest},
+			zent{"meta.json", c.meta},
+			zent{"sections/s.jsonl", seedFile(t, "items.jsonl")},
+			zent{"assets/photo-001.jpg", "x"},
+		)
+		ds := load(t, memInput("b.eval752.zip", b))
+		if len(ds.Findings) != 0 {
+			t.Errorf("case %d: findings %q", i, codes(ds.Findings))
+		}
+		bd := ds.Bundles[0]
+		v, _ := json.Marshal(bd.Manifest.V.FormatVersion)
+		if !bd.Manifest.Typed || bd.Manifest.V.Kind != c.kind || string(v) != c.version {
+			t.Errorf("case %d: manifest %+v (version %s)", i, bd.Manifest.V, v)
+		}
+		if !bd.Meta.Typed || bd.Meta.V.Name != c.name || bd.Meta.V.VersionHash != c.hash || bd.Meta.V.Version != c.metaVerion {
+			t.Errorf("case %d: meta %+v", i, bd.Meta.V)
+		}
+	}
+}
+
+// TestNormalizeKind: the manifest kinds people write map to dataset or results.
+func TestNormalizeKind(t *testing.T) {
+	for in, want := range map[string]string{
+		"dataset": "dataset", "Dataset": "dataset", "eval752-dataset": "dataset", "benchmark": "dataset",
+		"results": "results", "result": "results", "eval_results": "results", "": "", "model": "",
+	} {
+		if got := NormalizeKind(in); got != want {
+			t.Errorf("NormalizeKind(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// TestNotAZipNamedZip: an empty file or a text file named .eval752.zip is one
+// zip.corrupt error naming the problem, not "format unknown" or "empty file".
+func TestNotAZipNamedZip(t *testing.T) {
+	for _, body := range []string{"", "hello, not a zip\n"} {
+		ds := load(t, memInput("b.eval752.zip", []byte(body)))
+		if len(ds.Findings) != 1 || ds.Findings[0].Code != "zip.corrupt" || ds.Findings[0].Severity != 0 {
+			t.Errorf("%q: findings %q", body, codes(ds.Findings))
+		}
+		if len(ds.Inputs) != 1 || ds.Inputs[0].SHA256 != hexSHA(body) {
+			t.Errorf("%q: inputs %+v", body, ds.Inputs)
+		}
+	}
+}
+
+// TestPrettyPrintedRecords: seed 004's two item examples pasted as printed
+// (each object over several lines) into a .jsonl file, loose or as a bundle
+// section: both records load at the line where they start, with one
+// jsonl.multiline warning for the file.
+func TestPrettyPrintedRecords(t *testing.T) {
+	pretty := seedFile(t, "items_pretty.jsonl")
+	for _, in := range []Input{
+		memInput("items.jsonl", []byte(pretty)),
+		memInput("b.eval752.zip", zipOf(t,
+			zent{"manifest.json", `{"format_version": 1, "kind": "dataset"}`},
+			zent{"meta.json", `{"name": "n"}`},
+			zent{"sections/section-1.jsonl", pretty},
+			zent{"assets/photo-001.jpg", "x"})),
+	} {
+		ds := load(t, in)
+		if len(ds.Findings) != 1 || ds.Findings[0].Code != "jsonl.multiline" || ds.Findings[0].Line != 1 {
+			t.Errorf("%s: findings %q", in.Name, codes(ds.Findings))
+		}
+		if len(ds.Items) != 2 || !ds.Items[0].Typed || !ds.Items[1].Typed ||
+			ds.Items[0].Line != 1 || ds.Items[1].Line != 21 || ds.Items[1].V.ID != "img-001" {
+			t.Errorf("%s: items %+v", in.Name, ds.Items)
+		}
 	}
 }

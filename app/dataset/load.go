@@ -155,6 +155,21 @@ func (l *loader) input(in Input) error {
 	if forced == model.FormatBundle || isZip {
 		return l.bundle(in.Name, ra, in.Size)
 	}
+	if forced == "" && strings.HasSuffix(strings.ToLower(in.Name), ".zip") {
+		// named as a bundle but not a zip: say so, rather than "format
+		// unknown" or "empty file" of a plain file
+		sum, err := hashReaderAt(l.ctx, ra, in.Size)
+		if err != nil {
+			return fmt.Errorf("%s: %w", in.Name, err)
+		}
+		l.ds.Inputs = append(l.ds.Inputs, InputInfo{Path: in.Name, Format: model.FormatBundle, SHA256: sum, Size: in.Size})
+		if in.Size == 0 {
+			l.add(bundle.RuleCorrupt.At(in.Name, 0, "", "the file is empty, not a zip archive"))
+		} else {
+			l.add(bundle.RuleCorrupt.At(in.Name, 0, "", "the file is named .zip but is not a zip archive: it starts with %q, a zip starts with \"PK\\x03\\x04\"", magic[:n]))
+		}
+		return nil
+	}
 	sr := io.NewSectionReader(ra, 0, in.Size)
 	info, err := l.file(in.Name, sr, in.Size, forced, fileCtx{})
 	l.ds.Inputs = append(l.ds.Inputs, info)
@@ -334,6 +349,9 @@ func (l *loader) jsonDocument(name string, r io.Reader, f model.Format, fc fileC
 		if fv, fp := jsonl.Decode(bytes.TrimSpace(first)); fv != nil && len(fp) == 0 {
 			return l.jsonLines(name, bytes.NewReader(b), f, fc)
 		}
+		if n, ok := l.jsonStream(name, b, f, fc); ok {
+			return n, nil
+		}
 	}
 	for _, p := range problems {
 		line, col := lineCol(b, p.Col-1)
@@ -374,6 +392,37 @@ func (l *loader) jsonDocument(name string, r io.Reader, f model.Format, fc fileC
 		l.add(jsonl.RuleNotObject.At(name, 0, "", "the file holds a JSON %s, not an object or an array of objects", jsonl.TypeName(v)))
 	}
 	return 0, nil
+}
+
+// jsonStream reads a file of pretty-printed objects one after another (seed
+// 004 prints its item examples that way): when every value of b is an
+// object, each is a record located at the line where it starts, and the file
+// gets one jsonl.multiline warning. ok is false when b is not such a stream
+// (a syntax error, or a value that is not an object): the caller then
+// reports b as one broken document.
+func (l *loader) jsonStream(name string, b []byte, f model.Format, fc fileCtx) (lines int, ok bool) {
+	vals, starts, dups, err := jsonl.DecodeStream(b)
+	if err != nil || len(vals) < 2 {
+		return 0, false
+	}
+	for _, v := range vals {
+		if _, isObj := v.(map[string]any); !isObj {
+			return 0, false
+		}
+	}
+	first, _ := lineCol(b, starts[0])
+	second, _ := lineCol(b, starts[1])
+	l.add(jsonl.RuleMultiline.At(name, first, "", "the file holds %d pretty-printed records (the second starts at line %d); JSONL has one record per line", len(vals), second))
+	for i, v := range vals {
+		line, _ := lineCol(b, starts[i])
+		for _, p := range dups[i] {
+			pl, col := lineCol(b, p.Col-1)
+			msg := strings.Replace(p.Msg, "column "+strconv.Itoa(p.Col), "column "+strconv.Itoa(col), 1)
+			l.add(jsonl.Findings(name, pl, []jsonl.Problem{{Kind: p.Kind, Col: col, Pointer: p.Pointer, Msg: msg}})...)
+		}
+		l.addRecord(f, Loc{Path: name, Line: line}, v.(map[string]any), nil, "", fc)
+	}
+	return 1 + bytes.Count(bytes.TrimRight(b, "\n"), []byte("\n")), true
 }
 
 func badUTF8Offset(b []byte) int {
@@ -535,11 +584,11 @@ func (l *loader) companion(f model.Format, loc Loc, raw map[string]any, line []b
 	switch f {
 	case model.FormatManifest:
 		r := &Rec[model.Manifest]{Loc: loc, Raw: raw}
-		r.Typed = json.Unmarshal(line, &r.V) == nil
+		r.Typed = json.Unmarshal(normalizeManifest(raw), &r.V) == nil
 		b.Manifest = r
 	case model.FormatMeta:
 		r := &Rec[model.Meta]{Loc: loc, Raw: raw}
-		r.Typed = json.Unmarshal(line, &r.V) == nil
+		r.Typed = json.Unmarshal(normalizeMeta(raw), &r.V) == nil
 		r.V.Extra = extraKeys(raw, "name", "description", "version_hash", "version", "license")
 		b.Meta = r
 	case model.FormatRunConfig:
@@ -764,10 +813,10 @@ func relName(name, root string) string {
 }
 
 func manifestKind(m *Rec[model.Manifest]) string {
-	if m.V.Kind != "" {
-		return m.V.Kind
+	if k := NormalizeKind(m.V.Kind); k != "" {
+		return k
 	}
-	return m.V.Type
+	return NormalizeKind(m.V.Type)
 }
 
 type entryKind int

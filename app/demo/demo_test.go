@@ -19,6 +19,7 @@ import (
 	"eval752/app/audit"
 	"eval752/app/dataset"
 	"eval752/app/finding"
+	"eval752/app/itemscore"
 	"eval752/app/model"
 	"eval752/app/validate"
 )
@@ -597,5 +598,30 @@ func TestGoodDemoAudit(t *testing.T) {
 		if f.Severity == finding.Error || f.Severity == finding.Warning && f.Code != "audit.refusal-similar" {
 			t.Errorf("%s %s %s:%d: %s", f.Severity, f.Code, f.Path, f.Line, f.Message)
 		}
+	}
+}
+
+// TestPoolAndPlantedUnjudged: the seed-003 judgments pool both runs' top 20
+// (seed 003 §4.2 step 8), so the only unjudged candidates within the
+// scoring depth are the planted ones — bm25's q_dev_004 (rank 10) and
+// q_test_007 (rank 9), one each — and hybrid-rerank has none. b-2 and v2
+// never have unjudged candidates (their gold is the complete judgment).
+func TestPoolAndPlantedUnjudged(t *testing.T) {
+	ds, _ := loadAll(t, buildBytes(t, false))
+	set, err := itemscore.Score(ds, itemscore.DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]int{}
+	for _, rs := range set.Runs {
+		for i, it := range rs.Items {
+			if it.Unjudged > 0 {
+				got[rs.Run+"/"+set.Units[i].ID] = it.Unjudged
+			}
+		}
+	}
+	want := map[string]int{"bm25/q_dev_004": 1, "bm25/q_test_007": 1}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("unjudged candidates per run/item = %v, want only the planted %v", got, want)
 	}
 }

@@ -311,8 +311,12 @@ func buildRAG() (*ragSet, error) {
 			set.Preds[run] = append(set.Preds[run], p)
 		}
 	}
-	// Pool (seed 003 §4.2 step 8): every chunk in either run's top 5 that no
-	// judged span covers is judged 0 ("unrelated"), anchored to the whole chunk.
+	// Pool (seed 003 §4.2 step 8: the union of every system's candidates,
+	// 初始建议每系统 Top 20): every chunk in the top PoolDepth of either run's
+	// first-stage or reranked list that no judged span covers is judged 0
+	// ("unrelated"), anchored to the whole chunk — except the planted
+	// candidates of PlantedUnjudged, left out on purpose so that the report
+	// shows what an unjudged candidate does (docs/demo.md).
 	chunkByID := map[string]model.RAGChunk{}
 	for _, c := range set.Chunks {
 		chunkByID[c.ChunkID] = c
@@ -326,17 +330,22 @@ func buildRAG() (*ragSet, error) {
 				}
 			}
 		}
+		for _, pl := range PlantedUnjudged {
+			if pl.QID == q.QID {
+				if ids := set.Preds[pl.Run][qi].RetrievedChunkIDs; pl.Rank <= len(ids) && !covered[ids[pl.Rank-1]] {
+					covered[ids[pl.Rank-1]] = true // not pooled: stays unjudged
+				}
+			}
+		}
 		var pool []string
 		for _, run := range RunNames {
 			p := set.Preds[run][qi]
-			ids := p.RetrievedChunkIDs
-			if len(p.RerankedChunkIDs) > 0 {
-				ids = p.RerankedChunkIDs
-			}
-			for k, id := range ids {
-				if k < 5 && !covered[id] {
-					covered[id] = true
-					pool = append(pool, id)
+			for _, ids := range [][]string{p.RetrievedChunkIDs, p.RerankedChunkIDs} {
+				for k, id := range ids {
+					if k < PoolDepth && !covered[id] {
+						covered[id] = true
+						pool = append(pool, id)
+					}
 				}
 			}
 		}
@@ -364,6 +373,23 @@ func buildRAG() (*ragSet, error) {
 	}
 	return set, nil
 }
+
+// PoolDepth is the demo's pooling depth per system and list (seed 003 §4.2
+// step 8: 初始建议每系统 Top 20).
+const PoolDepth = 20
+
+// PlantedCandidate is a retrieved candidate deliberately left out of the pool.
+type PlantedCandidate struct {
+	Run, QID string
+	Rank     int // 1-based rank in the run's retrieved list
+}
+
+// PlantedUnjudged are the demo's deliberately unjudged candidates: bm25's
+// rank-10 candidate of q_dev_004 and rank-9 candidate of q_test_007, two
+// chunks that hybrid-rerank's final list does not hold. So bm25's seed-003
+// figures at depth ≥ 9 (and MRR / nDCG without a cutoff) carry "unjudged:
+// 2 items" while hybrid-rerank's seed-003 figures are fully judged.
+var PlantedUnjudged = []PlantedCandidate{{Run: "bm25", QID: "q_dev_004", Rank: 10}, {Run: "bm25", QID: "q_test_007", Rank: 9}}
 
 // ragQuestionFamily groups questions about the same product family (seed 003
 // §3.3 duplicate_family_id; a family never spans splits).

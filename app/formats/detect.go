@@ -137,9 +137,22 @@ func detectJSONFile(base string, body []byte, complete bool) (model.Format, stri
 		return model.FormatRunConfig, "file name run_config.json (seed 004 bundle layout)"
 	}
 	if !complete {
+		// a long file of pretty-printed records: vote on the whole ones
+		if recs := streamRecords(body, false); len(recs) > 0 {
+			if f, why := voteRecords(base, recs); f != model.FormatUnknown {
+				return f, "pretty-printed records: " + why
+			}
+		}
 		return model.FormatUnknown, ""
 	}
 	v, _ := jsonl.Decode(bytes.TrimSpace(body))
+	if v == nil {
+		if recs := streamRecords(body, true); len(recs) > 1 {
+			if f, why := voteRecords(base, recs); f != model.FormatUnknown {
+				return f, "pretty-printed records: " + why
+			}
+		}
+	}
 	switch t := v.(type) {
 	case map[string]any:
 		if f := objectFileFormat(t); f != model.FormatUnknown {
@@ -164,6 +177,28 @@ func detectJSONFile(base string, body []byte, complete bool) (model.Format, stri
 		}
 	}
 	return model.FormatUnknown, ""
+}
+
+// streamRecords decodes the objects of a document of several pretty-printed
+// JSON objects one after another (seed 004 prints its item examples so). When
+// complete is false the head was cut, and the objects before the cut count.
+func streamRecords(body []byte, complete bool) []map[string]any {
+	vals, _, _, err := jsonl.DecodeStream(body)
+	if err != nil && complete {
+		return nil
+	}
+	var out []map[string]any
+	for _, v := range vals {
+		m, ok := v.(map[string]any)
+		if !ok {
+			return nil
+		}
+		out = append(out, m)
+		if len(out) >= SampleLines {
+			break
+		}
+	}
+	return out
 }
 
 // objectFileFormat recognises bundle companions by their keys.
@@ -206,6 +241,8 @@ var signatures = []signature{
 	{model.FormatResult, []string{"item_id"}, nil, []string{"run", "response", "responses", "retrieved", "refused", "verdict", "passed", "latency_ms", "usage", "cost_usd", "error"}, []string{"results.jsonl"}, nil},
 	{model.FormatAtom, []string{"atom_id"}, nil, []string{"source_id", "page", "block", "bbox", "t_start", "t_end", "path", "line_start", "line_end", "turn", "char_start", "char_end", "observed_at", "holder", "text"}, []string{"atoms.jsonl"}, nil},
 	{model.FormatCorpusManifest, []string{"source_id", "revision"}, []string{"query_id", "atom_id"}, []string{"dataset", "path", "sha256", "modality", "license", "pages", "width", "height", "duration_s", "lines", "turns"}, []string{"manifest.jsonl"}, nil},
+	// a hand-written manifest without source_id: "找到对应文件" by revision, path and sha256
+	{model.FormatCorpusManifest, []string{"revision", "sha256"}, []string{"query_id", "atom_id", "annotation_source", "qid", "chunk_id", "doc_id"}, []string{"dataset", "path", "modality", "license", "pages"}, []string{"manifest.jsonl"}, nil},
 	{model.FormatSources, []string{"annotation_source"}, nil, []string{"dataset", "license", "url"}, []string{"sources.jsonl", "corpus_sources.jsonl"}, nil},
 	{model.FormatV2Question, []string{"id", "category"}, nil, []string{"question", "answer", "provenance", "joint", "split", "origin"}, nil, nil},
 	{model.FormatItem, []string{"id", "type"}, nil, []string{"inputs", "choices", "answer", "checker", "criteria", "meta"}, nil, nil},

@@ -105,7 +105,7 @@ func decode(t *testing.T, s string) any {
 // four findings, each at its own instance location (never only the first leaf).
 func TestValidateWalksAllLeaves(t *testing.T) {
 	v := decode(t, `{"query_id": "x", "modality": "pdf ", "question": "q", "answer": null, "answer_format": "none",
-		"gold": [{"source_id": "s", "region": {"page": "5"}}], "scope": {"session": null, "scenario": "s"},
+		"gold": [{"source_id": 5, "region": {"page": "5"}}], "scope": {"session": null, "scenario": "s"},
 		"as_of": "2024-01-01T00:00:00+00:00", "unanswerable": true,
 		"origin": {"dataset": "d", "revision": "r", "item": "i", "license": "l"}}`)
 	fs := Validate(model.FormatB2, v, "a.jsonl", 7, "")
@@ -118,7 +118,9 @@ func TestValidateWalksAllLeaves(t *testing.T) {
 	}
 	want := []string{
 		"schema.enum /modality",
-		"schema.type /gold/0/region/page",
+		"schema.type /gold/0/source_id",
+		// region.page "5" is not the schema's: region shapes depend on the
+		// modality and are the b2.region-shape rule's (one defect, one finding)
 		"schema.required /scope", // holder
 		"schema.required ",       // split
 	}
@@ -148,15 +150,35 @@ func TestValidatePrefixAndShape(t *testing.T) {
 }
 
 func TestValidateNumbersLossless(t *testing.T) {
-	// grade 3.0 is an integer for JSON Schema; 4 is out of the 0..3 range of seed 003 §7
+	// grade 3.0 is an integer for JSON Schema, 2.5 is not; page_no 0 is out
+	// of the ≥ 1 range. (The 0–3 range of a grade, seed 003 §7, is the
+	// rag.judgment-grade rule's, so 4 and -1 pass the schema.)
 	for _, c := range []struct {
-		grade string
-		n     int
-	}{{"3", 0}, {"3.0", 0}, {"4", 1}, {"-1", 1}, {"2.5", 1}} {
-		v := decode(t, `{"schema_version": 1, "qid": "q", "doc_id": "d", "grade": `+c.grade+`}`)
+		field, value string
+		n            int
+	}{{"grade", "3", 0}, {"grade", "3.0", 0}, {"grade", "4", 0}, {"grade", "-1", 0}, {"grade", "2.5", 1},
+		{"page_no", "1.0", 0}, {"page_no", "0", 1}} {
+		js := `{"schema_version": 1, "qid": "q", "doc_id": "d", "` + c.field + `": ` + c.value + `}`
+		if c.field != "grade" {
+			js = `{"schema_version": 1, "qid": "q", "doc_id": "d", "grade": 1, "` + c.field + `": ` + c.value + `}`
+		}
+		v := decode(t, js)
 		if fs := Validate(model.FormatRAGJudgment, v, "j", 1, ""); len(fs) != c.n {
-			t.Errorf("grade %s: %v", c.grade, fs)
+			t.Errorf("%s %s: %v", c.field, c.value, fs)
 		}
 	}
 	_ = json.Number("1")
+}
+
+// TestDetectPrettyPrintedStream: records printed over several lines one
+// after another (seed 004's examples as printed) vote like JSONL lines, also
+// when the head was cut inside a later record.
+func TestDetectPrettyPrintedStream(t *testing.T) {
+	body := "{\n  \"id\": \"q-001\",\n  \"type\": \"mcq_single\",\n  \"inputs\": {\"text\": \"t\"}\n}\n{\n  \"id\": \"img-001\",\n  \"type\": \"freeform\"\n}\n"
+	if d := Detect("items.jsonl", []byte(body), true); d.Format != model.FormatItem {
+		t.Errorf("complete: %+v", d)
+	}
+	if d := Detect("items.jsonl", []byte(body[:len(body)-10]), false); d.Format != model.FormatItem {
+		t.Errorf("cut head: %+v", d)
+	}
 }

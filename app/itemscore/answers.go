@@ -10,7 +10,7 @@ import (
 )
 
 // scoreAnswer fills the answer, judge and refusal values of one unit for a
-// run that answers. o is nil for a missing result: every value is then what
+// run that answers (or, for refusal values only, gives refused flags). o is nil for a missing result: every value is then what
 // an empty answer scores (0), and the refusal indicators read "did not
 // refuse". It returns the response shown to people and the primary
 // correctness (nil when the unit has none).
@@ -44,6 +44,9 @@ func scoreAnswer(u *unitSpec, o *output, run *runOut, phrases []string, v map[st
 		if !u.Answerable {
 			c := refused
 			return resp, &c
+		}
+		if !run.answers {
+			return resp, nil // abstention flags only: no answer to score
 		}
 	}
 	switch {

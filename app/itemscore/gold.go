@@ -2,6 +2,7 @@ package itemscore
 
 import (
 	"fmt"
+	"strconv"
 	"time"
 
 	"eval752/app/metrics"
@@ -26,6 +27,9 @@ type goldView struct {
 
 	// grade returns (judged, grade, gold indices) of a retrieved id.
 	grade func(id string) (bool, int, []int)
+	// unknown reports an id that names nothing in the table (b-2, v2: judged
+	// non-relevant, the item is flagged "unknown-id"); nil = never.
+	unknown func(id string) bool
 
 	ambiguous    bool // a gold entry resolved with a problem
 	unresolvedJ  bool // a graded judgment did not resolve
@@ -55,12 +59,14 @@ func b2Gold(b *model.B2, t *resolve.AtomTable) *goldView {
 			atomGold[a] = appendOnce(atomGold[a], i)
 		}
 	}
-	// b-2 gold is exhaustive: every other atom of the table is judged non-relevant.
+	// b-2 gold is the complete binary judgment (seed 000 §2: gold regions
+	// from third-party annotation; every other atom is not gold): every
+	// other atom of the table is judged non-relevant, and so is an id that
+	// is not in the run's atom table at all (it cannot resolve to a gold
+	// region; the item is flagged "unknown-id"). Nothing is unjudged.
 	g.nonRel = t.Len() - len(goldAtoms)
+	g.unknown = func(id string) bool { _, ok := t.Lookup(id); return !ok }
 	g.grade = func(id string) (bool, int, []int) {
-		if _, ok := t.Lookup(id); !ok {
-			return false, 0, nil
-		}
 		gs := atomGold[id]
 		if len(gs) > 0 {
 			return true, 1, gs
@@ -162,7 +168,6 @@ func v2Gold(q *model.V2Question, x *resolve.ClauseIndex, nEntries int) *goldView
 	}
 	sents := resolve.AnswerSentences(ans)
 	goldIDs := map[string][]int{}
-	keyProv := map[string][]int{}
 	var nGold int
 	for i, p := range q.Provenance {
 		r := x.ResolveProvenance(p, sents)
@@ -181,34 +186,33 @@ func v2Gold(q *model.V2Question, x *resolve.ClauseIndex, nEntries int) *goldView
 			}
 			goldIDs[id] = appendOnce(goldIDs[id], i)
 		}
-		k := resolve.ClauseKey(p.Doc, p.Clause)
-		keyProv[k] = appendOnce(keyProv[k], i)
 	}
 	g.nonRel = max(0, nEntries-nGold)
 	g.multiHop = q.Category == model.CategoryCross || q.Joint
 	g.hasRetrieval = q.Category != model.CategoryRefuse && g.numGold > 0
+	// v2 gold is the complete binary judgment too (seed 002: every question
+	// lists its provenance clauses): an index entry is relevant iff it is a
+	// resolved gold entry; a bare "<doc>#<clause>" id names every entry with
+	// that key and is relevant iff one of them is (the retrieved text then
+	// holds the answer sentence); anything else — another clause, an id the
+	// index does not know (flagged "unknown-id") — is judged non-relevant.
+	g.unknown = func(id string) bool { return len(x.Lookup(id)) == 0 }
 	g.grade = func(id string) (bool, int, []int) {
-		entries := x.Lookup(id)
-		if len(entries) == 0 {
-			return false, 0, nil
+		if ps, ok := goldIDs[id]; ok {
+			return true, 1, ps
 		}
-		provs := keyProv[resolve.ClauseKey(entries[0].Doc, entries[0].Clause)]
-		if len(provs) == 0 {
-			return true, 0, nil
-		}
-		holds := 0
-		for _, e := range entries {
-			if resolve.HoldsAnswer(e.Text, sents) {
-				holds++
+		var provs []int
+		// A bare key names its entries "<key>#1" … "<key>#n" (index order);
+		// for an entry id the names below do not exist.
+		for i := 1; i <= len(x.Lookup(id)); i++ {
+			for _, p := range goldIDs[id+"#"+strconv.Itoa(i)] {
+				provs = appendOnce(provs, p)
 			}
 		}
-		switch {
-		case holds == len(entries):
+		if len(provs) > 0 {
 			return true, 1, provs
-		case holds == 0 && len(sents) > 0:
-			return true, 0, nil
 		}
-		return false, 0, nil // a bare clause number naming bodies that disagree
+		return true, 0, nil
 	}
 	return g
 }

@@ -111,8 +111,10 @@ func TestScoreB2(t *testing.T) {
 		t.Errorf("Unknown = %v, want [nope]", r1.Unknown)
 	}
 	// q1, canonical ranking a7 (0.9), a5 (0.8), zz (0.7, not in the atom
-	// table: unjudged), a6 (0.5). Gold atoms a5 (entry 0), a6 (entry 1);
-	// qrels: R = 2, N = 4 atoms − 2 gold = 2.
+	// table: b-2 gold is the complete judgment, so judged non-relevant and
+	// the item flagged unknown-id), a6 (0.5). Gold atoms a5 (entry 0), a6
+	// (entry 1); qrels: R = 2, N = 4 atoms − 2 gold = 2 (= the 2 non-relevant
+	// retrieved, a7 and zz).
 	q1 := r1.Items[0]
 	check(t, "r1/q1", q1, []want{
 		{"recall@1", 0, "a7 is not gold"},
@@ -124,27 +126,27 @@ func TestScoreB2(t *testing.T) {
 		{"p@5", 2.0 / 5, ""},
 		{"map", (1.0/2 + 2.0/4) / 2, "precisions 1/2, 2/4; R = 2"},
 		{"rprec", 1.0 / 2, "top 2: a5"},
-		{"bpref", ((1 - 1.0/2) + (1 - 1.0/2)) / 2, "N=2, R=2: a7 nonrel above a5 and a6; zz skipped"},
+		{"bpref", ((1 - 1.0/2) + (1 - 2.0/2)) / 2, "N=2, R=2: a7 above a5 (1 − 1/2); a7 and zz above a6 (1 − 2/2)"},
 		{"judged@1", 1, ""},
-		{"judged@5", 3.0 / 4, "zz unjudged among 4 retrieved"},
+		{"judged@5", 1, "b-2: every retrieved id is judged"},
 		{"temporal_correctness@1", 0, "a7 observed 2025 > as_of 2024"},
 		{"holder_correctness@5", 1, "x not retrieved"},
 		{"answer.exact", 1, "「less well off.」 = 「Less well-off」 after normalisation"},
 		{"answer.correct", 1, ""},
 		{"refusal.fp", 0, "answerable, answered"},
 	})
-	if q1.Unjudged != 1 || !slices.Contains(q1.Flags, "unjudged") {
-		t.Errorf("q1 Unjudged = %d flags %v, want 1 and the unjudged flag", q1.Unjudged, q1.Flags)
+	if q1.Unjudged != 0 || slices.Contains(q1.Flags, "unjudged") || !slices.Contains(q1.Flags, "unknown-id") {
+		t.Errorf("q1 Unjudged = %d flags %v, want 0, no unjudged flag (b-2 gold is the complete judgment), unknown-id", q1.Unjudged, q1.Flags)
 	}
-	if FlagFor("ndcg@5", q1) != "unjudged" || FlagFor("ndcg@1", q1) != "" || FlagFor("map", q1) != "unjudged" {
-		t.Errorf("FlagFor: ndcg@5 %q ndcg@1 %q map %q", FlagFor("ndcg@5", q1), FlagFor("ndcg@1", q1), FlagFor("map", q1))
+	if FlagFor("ndcg@5", q1) != "" || FlagFor("map", q1) != "" {
+		t.Errorf("FlagFor: ndcg@5 %q map %q, want none on b-2", FlagFor("ndcg@5", q1), FlagFor("map", q1))
 	}
 	absent(t, "r1/q1", q1, "false_recall@10", "complete_hit@5")
 	if *q1.LatencyMS != 120 || *q1.InputTokens != 10 || *q1.OutputTokens != 3 {
 		t.Error("latency / tokens not copied")
 	}
 	d := q1.Detail.Retrieved
-	if len(d) != 4 || d[0].ID != "a7" || d[0].Flag != "future" || d[2].Grade != nil || !d[1].Gold || *d[0].Grade != 0 {
+	if len(d) != 4 || d[0].ID != "a7" || d[0].Flag != "future" || d[2].Grade == nil || *d[2].Grade != 0 || !d[1].Gold || *d[0].Grade != 0 {
 		t.Errorf("detail = %+v", d)
 	}
 	// q2 (unanswerable): x scores 0.7 ≥ 0.65 and the run did not abstain.
@@ -178,6 +180,9 @@ func TestScoreB2(t *testing.T) {
 	if !set.Runs[1].Items[0].Missing {
 		t.Error("r2/q1 should be missing")
 	}
+	// r2 gives only refused flags, no answers: refusal indicators apply, answer metrics do not.
+	absent(t, "r2/q1", set.Runs[1].Items[0], "answer.correct", "answer.exact")
+	check(t, "r2/q1", set.Runs[1].Items[0], []want{{"refusal.fn", 0, "answerable"}, {"recall@10", 0, "missing"}})
 	// Resolution: q1's two gold pages and q3's page; no ambiguity.
 	if len(set.Resolution) != 3 || len(set.Ambiguities) != 0 {
 		t.Errorf("resolution %+v ambiguities %+v", set.Resolution, set.Ambiguities)
@@ -308,16 +313,19 @@ func TestScoreV2(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// ranking (list order, no scores): bare 第二十八条 (two bodies, one holds
-	// the answer: unjudged), #1 (education: judged 0), 第五条 (relevant,
-	// provenance 0), #2 (relevant, provenance 1). Qrels: two gold clauses.
+	// ranking (list order, no scores): bare 第二十八条 (names #1 and #2; #2
+	// holds the answer, so the retrieved text does: relevant to provenance
+	// 1), #1 (education: judged 0), 第五条 (relevant, provenance 0), #2
+	// (relevant, provenance 1). v2 gold is the complete judgment: all four
+	// judged. Two gold entries, but three relevant retrieved ids, so the
+	// ideal list holds three 1s.
 	x := set.Runs[0].Items[0]
 	check(t, "X01", x, []want{
-		{"mrr", 1.0 / 3, "first relevant at rank 3"},
-		{"complete_hit@3", 0, "provenance 1 only at rank 4"},
-		{"complete_hit@5", 1, "joint: both provenances"},
-		{"ndcg@5", (1/lg(4) + 1/lg(5)) / (1 + 1/lg(3)), "gains at ranks 3, 4; ideal two 1s"},
-		{"judged@5", 3.0 / 4, "the bare clause number is ambiguous"},
+		{"mrr", 1, "the bare 第二十八条 at rank 1 holds the answer"},
+		{"complete_hit@1", 0, "provenance 0 only at rank 3"},
+		{"complete_hit@3", 1, "joint: provenance 1 at rank 1, provenance 0 at rank 3"},
+		{"ndcg@5", (1 + 1/lg(4) + 1/lg(5)) / (1 + 1/lg(3) + 1/lg(4)), "gains at ranks 1, 3, 4; ideal three 1s"},
+		{"judged@5", 1, "v2: every retrieved id is judged"},
 		{"answer.exact", 1, ""},
 		{"answer.correct", 1, ""},
 	})
@@ -435,4 +443,130 @@ func TestScoreTREC(t *testing.T) {
 	if q2 := set.Runs[0].Items[1]; !q2.Missing || q2.Values["map"] != 0 {
 		t.Errorf("q2 should be missing with map 0 (trec_eval -c): %+v", q2)
 	}
+}
+
+// TestMixedRunNoFirstStage: a run with results.jsonl lines and predictions
+// is scored on the reranked list and gets no ".retrieve" variant (it would
+// be missing every non-prediction item).
+func TestMixedRunNoFirstStage(t *testing.T) {
+	ds := &dataset.Dataset{
+		Items: []dataset.Rec[model.Item]{rec(model.Item{ID: "i1", Type: "freeform", Answer: raw("x")})},
+		RAG: []dataset.Rec[model.RAGQuestion]{rec(model.RAGQuestion{QID: "qr", Answerable: true, ReferenceAnswer: sp("y"),
+			GoldEvidenceGroups: []model.EvidenceAnchor{{DocID: "d", PageNo: ip(1)}}})},
+		Chunks:  []dataset.Rec[model.RAGChunk]{rec(model.RAGChunk{ChunkID: "c1", DocID: "d", PageNo: ip(1)}), rec(model.RAGChunk{ChunkID: "c2", DocID: "d", PageNo: ip(2)})},
+		Results: []dataset.Rec[model.Result]{rec(model.Result{Run: "sys", ItemID: "i1", Response: sp("x")})},
+		Preds: []dataset.Rec[model.RAGPrediction]{rec(model.RAGPrediction{RunID: "sys", QID: "qr",
+			RetrievedChunkIDs: []string{"c2", "c1"}, RerankedChunkIDs: []string{"c1", "c2"}, Answer: sp("y")})},
+	}
+	set, err := Score(ds, DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(set.Runs) != 1 || set.Runs[0].Run != "sys" {
+		t.Fatalf("runs %+v", set.Runs)
+	}
+	// reranked: c1 (gold, grade 3) first → mrr 1; the first stage would give 1/2.
+	check(t, "sys/qr", set.Runs[0].Items[1], []want{{"mrr", 1, "reranked list: c1 first"}, {"answer.correct", 1, ""}})
+	check(t, "sys/i1", set.Runs[0].Items[0], []want{{"answer.exact", 1, ""}})
+}
+
+// TestRunScope: a run is scored only on the sets it has results for.
+//
+// Two sets: b-2 (b1, b2 over atom a1) and seed 003 (r1, r2 over chunk c1).
+// Run "preds" has one seed-003 prediction (r1) and nothing for b-2; run
+// "res" has one results.jsonl line for b1 and nothing for seed 003.
+//
+//	preds: scope [rag]; r2 is Missing (worst values: recall@10 = 0); b1, b2
+//	       are OutOfScope — no Values, not Missing.
+//	res:   scope [b2]; b2 is Missing; r1, r2 are OutOfScope.
+func TestRunScope(t *testing.T) {
+	b := func(id string) dataset.Rec[model.B2] {
+		return rec(model.B2{QueryID: id, Modality: "pdf", Question: "?", Answer: raw("x"), AnswerFormat: "str", Split: "test",
+			Gold: []model.B2Gold{{SourceID: "doc.pdf", Region: map[string]any{"page": float64(1)}}}})
+	}
+	q := func(id string) dataset.Rec[model.RAGQuestion] {
+		return rec(model.RAGQuestion{QID: id, Answerable: true, ReferenceAnswer: sp("y"), Split: "test",
+			GoldEvidenceGroups: []model.EvidenceAnchor{{DocID: "d", PageNo: ip(1)}}})
+	}
+	ds := &dataset.Dataset{
+		B2:      []dataset.Rec[model.B2]{b("b1"), b("b2")},
+		RAG:     []dataset.Rec[model.RAGQuestion]{q("r1"), q("r2")},
+		Atoms:   []dataset.Rec[model.Atom]{rec(model.Atom{AtomID: "a1", SourceID: "doc.pdf", Page: ip(1)})},
+		Chunks:  []dataset.Rec[model.RAGChunk]{rec(model.RAGChunk{ChunkID: "c1", DocID: "d", PageNo: ip(1)})},
+		Results: []dataset.Rec[model.Result]{rec(model.Result{Run: "res", ItemID: "b1", Response: sp("x"), Retrieved: []model.Retrieved{ret("a1", 1)}})},
+		Preds:   []dataset.Rec[model.RAGPrediction]{rec(model.RAGPrediction{RunID: "preds", QID: "r1", RetrievedChunkIDs: []string{"c1"}, Answer: sp("y")})},
+	}
+	set, err := Score(ds, DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sets []string
+	for _, u := range set.Units {
+		sets = append(sets, u.Set+"/"+u.Strata["set"])
+	}
+	if !slices.Equal(sets, []string{"b2/b2", "b2/b2", "rag/rag", "rag/rag"}) {
+		t.Errorf("unit sets %v, want b2 ×2 then rag ×2 (field and stratum)", sets)
+	}
+	byRun := map[string]RunScores{}
+	for _, rs := range set.Runs {
+		byRun[rs.Run] = rs
+	}
+	res, preds := byRun["res"], byRun["preds"]
+	if !slices.Equal(res.Sets, []string{"b2"}) || !slices.Equal(preds.Sets, []string{"rag"}) {
+		t.Fatalf("scopes: res %v, preds %v; want [b2], [rag]", res.Sets, preds.Sets)
+	}
+	for _, c := range []struct {
+		run       string
+		unit      int
+		out, miss bool
+		recall10  float64
+		hasRecall bool
+		why       string
+	}{
+		{"res", 0, false, false, 1, true, "a1 (gold p.1) at rank 1"},
+		{"res", 1, false, true, 0, true, "in scope, no result: worst value"},
+		{"res", 2, true, false, 0, false, "seed-003 set outside res's scope"},
+		{"res", 3, true, false, 0, false, "seed-003 set outside res's scope"},
+		{"preds", 0, true, false, 0, false, "b-2 set outside preds's scope"},
+		{"preds", 1, true, false, 0, false, "b-2 set outside preds's scope"},
+		{"preds", 2, false, false, 1, true, "c1 (page 1 = gold) at rank 1"},
+		{"preds", 3, false, true, 0, true, "in scope, no prediction: worst value"},
+	} {
+		it := byRun[c.run].Items[c.unit]
+		v, ok := it.Values["recall@10"]
+		if it.OutOfScope != c.out || it.Missing != c.miss || ok != c.hasRecall || v != c.recall10 {
+			t.Errorf("%s/%s: out=%v missing=%v recall@10=%v (present %v); want out=%v missing=%v recall@10=%v (present %v): %s",
+				c.run, set.Units[c.unit].ID, it.OutOfScope, it.Missing, v, ok, c.out, c.miss, c.recall10, c.hasRecall, c.why)
+		}
+		if c.out && len(it.Values) != 0 {
+			t.Errorf("%s/%s out of scope but has values %v", c.run, set.Units[c.unit].ID, it.Values)
+		}
+	}
+}
+
+// TestSetCapabilities: retrieval metrics apply to a set only for runs that
+// return a ranking for some unit of that set. Run r ranks atoms for the b-2
+// unit but only answers the v2 question: the v2 unit gets answer metrics
+// and no retrieval figures (not a recall@10 of 0).
+func TestSetCapabilities(t *testing.T) {
+	ds := &dataset.Dataset{
+		B2: []dataset.Rec[model.B2]{rec(model.B2{QueryID: "b1", Modality: "pdf", Question: "?", Answer: raw("x"), AnswerFormat: "str",
+			Gold: []model.B2Gold{{SourceID: "doc.pdf", Region: map[string]any{"page": float64(1)}}}})},
+		Atoms: []dataset.Rec[model.Atom]{rec(model.Atom{AtomID: "a1", SourceID: "doc.pdf", Page: ip(1)})},
+		V2: []dataset.Rec[model.V2Question]{rec(model.V2Question{ID: "v1", Category: "direct", Question: "?", Answer: sp("甲。"),
+			Provenance: []model.V2Provenance{{Doc: "法", Clause: "第一条"}}})},
+		Clauses: []dataset.Rec[model.Clause]{rec(model.Clause{Doc: "法", Clause: "第一条", Text: "甲。"})},
+		Results: []dataset.Rec[model.Result]{
+			rec(model.Result{Run: "r", ItemID: "b1", Response: sp("x"), Retrieved: []model.Retrieved{ret("a1", 1)}}),
+			rec(model.Result{Run: "r", ItemID: "v1", Response: sp("甲")}),
+		},
+	}
+	set, err := Score(ds, DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	items := set.Runs[0].Items
+	check(t, "b1", items[0], []want{{"recall@10", 1, "a1 (gold p.1) at rank 1"}})
+	check(t, "v1", items[1], []want{{"answer.exact", 1, "「甲」 = 「甲。」 after normalisation"}})
+	absent(t, "v1", items[1], "recall@10", "mrr", "ndcg@10")
 }

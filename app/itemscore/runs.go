@@ -41,16 +41,42 @@ type runOut struct {
 	unknownOK map[string]bool
 	// Capabilities decide which metrics apply to the run's missing items.
 	retrieves, answers, passes bool
+	refuses                    bool // gives a refused flag (an abstention signal, even without answers)
 	// Where its outputs came from.
 	fromResults, fromPreds bool
+	// setCaps are the capabilities per set (Unit.Set), from the outputs
+	// for that set's units: they decide which metrics apply to the set's
+	// units for this run. A run that ranks atoms for b-2 but returns no
+	// ranking for any v2 question gets no v2 retrieval figures (not a
+	// column of zeros).
+	setCaps map[string]caps
+}
+
+// caps are what a run's outputs for one set carry.
+type caps struct{ retrieves, answers, refuses bool }
+
+// computeSetCaps fills r.setCaps from the outputs matched to units.
+func (r *runOut) computeSetCaps(units []*unitSpec) {
+	r.setCaps = map[string]caps{}
+	for ui, o := range r.byUnit {
+		set := units[ui].Set
+		c := r.setCaps[set]
+		c.retrieves = c.retrieves || o.retrieved != nil
+		c.answers = c.answers || o.response != nil || o.responses != nil || o.verdict != "" || o.passed != nil
+		c.refuses = c.refuses || o.refused != nil
+		r.setCaps[set] = c
+	}
 }
 
 func (r *runOut) add(ui int, found bool, id string, o *output) {
 	if o.retrieved != nil {
 		r.retrieves = true
 	}
-	if o.response != nil || o.responses != nil || o.refused != nil || o.verdict != "" {
+	if o.response != nil || o.responses != nil || o.verdict != "" {
 		r.answers = true
+	}
+	if o.refused != nil {
+		r.refuses = true
 	}
 	if o.passed != nil {
 		r.passes = true

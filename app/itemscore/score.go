@@ -15,14 +15,16 @@ import (
 )
 
 // Score computes every applicable per-item metric of every run on every
-// annotated unit of ds.
+// annotated unit of ds within the run's scope (RunScores.Sets: the sets it
+// has at least one result for; units of other sets are OutOfScope).
 //
 // Units are the eval752 items, b-2 annotations, v2 questions and seed-003
-// questions, in that order. Runs are the run names of results.jsonl and of
-// seed-003 predictions, in first-seen order. A unit without a result of a
-// run is Missing and takes the worst value of every metric that applies to
-// it (seed 000 §4: denominators are annotated items, never hits). TREC qrels
-// and runs are not scored here (package trec).
+// questions, seed-003 questions and TREC qrels queries, in that order. Runs
+// are the run names of results.jsonl, TREC run files and seed-003
+// predictions, in first-seen order. A unit of the run's scope without a
+// result of the run is Missing and takes the worst value of every metric
+// that applies to it (seed 000 §4: denominators are annotated items, never
+// hits).
 func Score(ds *dataset.Dataset, opt Options) (*Set, error) {
 	if ds == nil {
 		return nil, errors.New("itemscore: nil dataset")
@@ -55,7 +57,7 @@ func Score(ds *dataset.Dataset, opt Options) (*Set, error) {
 		sc.judgments[j.QID] = append(sc.judgments[j.QID], j)
 	}
 
-	set := &Set{Config: opt.config(), Resolution: []Resolved{}, Ambiguities: []Resolved{}}
+	set := &Set{Config: opt.config(), Units: []Unit{}, Runs: []RunScores{}, Resolution: []Resolved{}, Ambiguities: []Resolved{}}
 	// Resolve every gold view first (serially: the caches are plain maps),
 	// then score items in parallel: scoring only reads shared state and
 	// writes its own slot, so the result does not depend on scheduling.
@@ -68,8 +70,17 @@ func Score(ds *dataset.Dataset, opt Options) (*Set, error) {
 		}
 	}
 	for _, r := range runs {
-		rs := RunScores{Run: r.name, Unknown: r.unknown, Items: make([]ItemScore, len(units))}
-		parallel(len(units), func(i int) { rs.Items[i] = sc.scoreItem(units[i], i, r) })
+		r.computeSetCaps(units)
+	}
+	for _, r := range runs {
+		rs := RunScores{Run: r.name, Unknown: r.unknown, Items: make([]ItemScore, len(units)), Sets: runScope(units, r)}
+		parallel(len(units), func(i int) {
+			if !slices.Contains(rs.Sets, units[i].Set) {
+				rs.Items[i] = ItemScore{OutOfScope: true, Values: map[string]float64{}, Detail: report.RunItem{Run: r.name}}
+				return
+			}
+			rs.Items[i] = sc.scoreItem(units[i], i, r)
+		})
 		set.Runs = append(set.Runs, rs)
 	}
 	// Gold for the item browser: the first run's resolution (or the shared tables').
@@ -90,6 +101,27 @@ func Score(ds *dataset.Dataset, opt Options) (*Set, error) {
 	set.Resolution, set.Ambiguities = sc.resolutionTable(runs)
 	set.Metrics = presentMetrics(set, opt)
 	return set, nil
+}
+
+// runScope lists, in unit order, the sets (Unit.Set) for which run r has a
+// result for at least one unit. A run is scored on every unit of these sets
+// (a unit without a result is Missing, worst value: seed 000 §4) and on no
+// unit of any other set: a run of seed-003 predictions says nothing about
+// the b-2 set, and counting every b-2 unit as a missing 0 would be
+// misleading. Duplicate results and result ids matching no unit do not
+// widen the scope.
+func runScope(units []*unitSpec, r *runOut) []string {
+	has := map[string]bool{}
+	for ui := range r.byUnit {
+		has[units[ui].Set] = true
+	}
+	sets := []string{}
+	for _, u := range units {
+		if has[u.Set] && !slices.Contains(sets, u.Set) {
+			sets = append(sets, u.Set)
+		}
+	}
+	return sets
 }
 
 // parallel runs f(0..n-1) on GOMAXPROCS workers in contiguous blocks.
@@ -195,10 +227,11 @@ func (sc *scorer) scoreItem(u *unitSpec, ui int, r *runOut) ItemScore {
 		it.Detail.Missing = true
 		it.Flags = append(it.Flags, "missing")
 	}
-	if r.retrieves {
+	c := r.setCaps[u.Set]
+	if c.retrieves {
 		sc.scoreRetrieval(u, o, r, &it)
 	}
-	if r.answers {
+	if c.answers || (c.refuses && u.item == nil) {
 		resp, correct := scoreAnswer(u, o, r, sc.opt.RefusalPhrases, it.Values)
 		it.Detail.Response = resp
 		it.Detail.Correct = correct
@@ -272,6 +305,9 @@ func (sc *scorer) scoreRetrieval(u *unitSpec, o *output, r *runOut, it *ItemScor
 				c.Strong = true
 			}
 			c.Judged, c.Grade, c.Gold = g.grade(x.id)
+			if g.unknown != nil && g.unknown(x.id) && !slices.Contains(it.Flags, "unknown-id") {
+				it.Flags = append(it.Flags, "unknown-id")
+			}
 			if table != nil {
 				if a, ok := table.Lookup(x.id); ok {
 					if t, ok := parseTime(a.ObservedAt); ok && hasAsOf && t.After(asOfT) {
@@ -375,6 +411,9 @@ func (sc *scorer) resolutionTable(runs []*runOut) (all, amb []Resolved) {
 			continue
 		}
 		u := sc.units[key.unit]
+		if u.trec != nil {
+			continue // qrels name docs directly: nothing was resolved
+		}
 		runLabel := ""
 		if u.b2 != nil && len(users) > 1 {
 			runLabel = strings.Join(users[key.table], ",")

@@ -14,12 +14,18 @@ import (
 
 // Unit is one annotated item: the unit every denominator counts.
 type Unit struct {
-	ID        string       `json:"id"`
-	Format    model.Format `json:"format"`
-	Loc       dataset.Loc  `json:"loc"`
-	Question  string       `json:"question"`
-	Reference string       `json:"reference,omitempty"`
-	// Strata: "split", "modality", "type" (eval752 type / v2 category / seed-003
+	ID     string       `json:"id"`
+	Format model.Format `json:"format"`
+	// Set is the unit's format family — "eval752" (eval752 items), "b2"
+	// (b-2 annotations), "v2" (v2 questions), "rag" (seed-003 questions) or
+	// "trec" (TREC qrels queries) — also given as the stratum "set": a
+	// figure such as recall@10 means different things on different sets,
+	// and a run is scored only on the sets it has results for.
+	Set       string      `json:"set"`
+	Loc       dataset.Loc `json:"loc"`
+	Question  string      `json:"question"`
+	Reference string      `json:"reference,omitempty"`
+	// Strata: "set" (= Set), "split", "modality", "type" (eval752 type / v2 category / seed-003
 	// question_type), "difficulty", "source" (meta.source / origin.dataset).
 	// Absent keys are not strata of this unit.
 	Strata map[string]string `json:"strata"`
@@ -37,6 +43,10 @@ type ItemScore struct {
 	// Missing: the run has no result for this unit. It still counts in every
 	// denominator and scores 0 on every applicable metric (seed 000 §4).
 	Missing bool `json:"missing"`
+	// OutOfScope: the run has no result for any unit of this unit's set
+	// (RunScores.Sets), so the unit is not applicable to the run: Values is
+	// empty and the unit is in no denominator of the run (not Missing).
+	OutOfScope bool `json:"out_of_scope,omitempty"`
 	// Values holds metric name → value for the metrics applicable to this
 	// unit (e.g. no ndcg for an unanswerable item; no answer metrics when the
 	// run has no answer). NaN never appears: not applicable = absent.
@@ -58,6 +68,11 @@ type ItemScore struct {
 type RunScores struct {
 	Run   string      `json:"run"`
 	Items []ItemScore `json:"items"`
+	// Sets is the run's scope: the sets (Unit.Set, unit order) for which it
+	// has at least one result. Within its scope every unit counts and a unit
+	// without a result is Missing (worst value, seed 000 §4); units of other
+	// sets are OutOfScope.
+	Sets []string `json:"sets"`
 	// Unknown lists result item ids that match no unit (reported, not scored).
 	Unknown []string `json:"unknown,omitempty"`
 }

@@ -39,9 +39,10 @@ func buildUnits(ds *dataset.Dataset) ([]*unitSpec, map[string]int) {
 			continue
 		}
 		it := &r.V
-		u := &unitSpec{item: it, Unit: Unit{ID: it.ID, Format: model.FormatItem, Loc: r.Loc, Question: it.Inputs.Text, Answerable: true}}
+		u := &unitSpec{item: it, Unit: Unit{ID: it.ID, Format: model.FormatItem, Set: "eval752", Loc: r.Loc, Question: it.Inputs.Text, Answerable: true}}
 		u.Reference = rawText(it.Answer)
 		u.Strata = strata(
+			"set", u.Set,
 			"split", metaString(it.Meta, "split"),
 			"modality", itemModality(it),
 			"type", it.Type,
@@ -56,9 +57,9 @@ func buildUnits(ds *dataset.Dataset) ([]*unitSpec, map[string]int) {
 			continue
 		}
 		b := &r.V
-		u := &unitSpec{b2: b, Unit: Unit{ID: b.QueryID, Format: model.FormatB2, Loc: r.Loc, Question: b.Question, Answerable: !b.Unanswerable}}
+		u := &unitSpec{b2: b, Unit: Unit{ID: b.QueryID, Format: model.FormatB2, Set: "b2", Loc: r.Loc, Question: b.Question, Answerable: !b.Unanswerable}}
 		u.Reference = rawText(b.Answer)
-		u.Strata = strata("split", b.Split, "modality", b.Modality, "type", b.AnswerFormat, "source", b.Origin.Dataset)
+		u.Strata = strata("set", u.Set, "split", b.Split, "modality", b.Modality, "type", b.AnswerFormat, "source", b.Origin.Dataset)
 		us = append(us, u)
 	}
 	for i := range ds.V2 {
@@ -67,11 +68,11 @@ func buildUnits(ds *dataset.Dataset) ([]*unitSpec, map[string]int) {
 			continue
 		}
 		q := &r.V
-		u := &unitSpec{v2: q, Unit: Unit{ID: q.ID, Format: model.FormatV2Question, Loc: r.Loc, Question: q.Question, Answerable: q.Category != model.CategoryRefuse}}
+		u := &unitSpec{v2: q, Unit: Unit{ID: q.ID, Format: model.FormatV2Question, Set: "v2", Loc: r.Loc, Question: q.Question, Answerable: q.Category != model.CategoryRefuse}}
 		if q.Answer != nil {
 			u.Reference = *q.Answer
 		}
-		u.Strata = strata("split", q.Split, "type", q.Category, "source", q.Origin)
+		u.Strata = strata("set", u.Set, "split", q.Split, "type", q.Category, "source", q.Origin)
 		us = append(us, u)
 	}
 	for i := range ds.RAG {
@@ -80,11 +81,11 @@ func buildUnits(ds *dataset.Dataset) ([]*unitSpec, map[string]int) {
 			continue
 		}
 		q := &r.V
-		u := &unitSpec{rag: q, Unit: Unit{ID: q.QID, Format: model.FormatRAGQuestion, Loc: r.Loc, Question: q.Query, Answerable: q.Answerable}}
+		u := &unitSpec{rag: q, Unit: Unit{ID: q.QID, Format: model.FormatRAGQuestion, Set: "rag", Loc: r.Loc, Question: q.Query, Answerable: q.Answerable}}
 		if q.ReferenceAnswer != nil {
 			u.Reference = *q.ReferenceAnswer
 		}
-		u.Strata = strata("split", q.Split, "modality", q.Modality, "type", q.QuestionType, "difficulty", q.Difficulty, "source", q.CreatedBy)
+		u.Strata = strata("set", u.Set, "split", q.Split, "modality", q.Modality, "type", q.QuestionType, "difficulty", q.Difficulty, "source", q.CreatedBy)
 		us = append(us, u)
 	}
 	for _, qf := range ds.Qrels {
@@ -93,8 +94,8 @@ func buildUnits(ds *dataset.Dataset) ([]*unitSpec, map[string]int) {
 		for _, j := range qf.Judgments {
 			u, ok := byQID[j.QID]
 			if !ok {
-				u = &unitSpec{trec: &trecUnit{grades: map[string]int{}}, Unit: Unit{ID: j.QID, Format: model.FormatTRECQrels,
-					Loc: dataset.Loc{Path: qf.Path, Line: j.Line}, Answerable: true, Strata: map[string]string{}}}
+				u = &unitSpec{trec: &trecUnit{grades: map[string]int{}}, Unit: Unit{ID: j.QID, Format: model.FormatTRECQrels, Set: "trec",
+					Loc: dataset.Loc{Path: qf.Path, Line: j.Line}, Answerable: true, Strata: map[string]string{"set": "trec"}}}
 				byQID[j.QID] = u
 				order = append(order, j.QID)
 			}

@@ -138,6 +138,30 @@ func DecodeDocument(b []byte) (v any, problems []Problem, elements []int) {
 	return val, d.dups, offs
 }
 
+// DecodeStream decodes a document of several whitespace-separated JSON
+// values: pretty-printed records one after another, as seed 004 prints its
+// two item examples. It returns each value, the byte offset where it starts
+// and its duplicate-key problems (pointers relative to the value). err is the
+// first syntax error, if any; the values before it are returned.
+func DecodeStream(b []byte) (vals []any, starts []int, dups [][]Problem, err *Problem) {
+	d := decoder{b: b}
+	for {
+		d.ws()
+		if d.i >= len(d.b) {
+			return vals, starts, dups, nil
+		}
+		start := d.i
+		d.dups = nil
+		val, ok := d.value(0, "")
+		if !ok {
+			return vals, starts, dups, d.err
+		}
+		vals = append(vals, val)
+		starts = append(starts, start)
+		dups = append(dups, d.dups)
+	}
+}
+
 func (d *decoder) fail(format string, args ...any) bool {
 	if d.err == nil {
 		d.err = &Problem{Kind: Syntax, Col: d.i + 1, Msg: fmt.Sprintf(format, args...) + fmt.Sprintf(" at column %d", d.i+1)}

@@ -209,3 +209,25 @@ func FuzzDecode(f *testing.F) {
 		}
 	})
 }
+
+// TestDecodeStream: values one after another, each located at its first
+// byte, with its duplicate keys pointed relative to it; a syntax error stops
+// the stream and the values before it are kept.
+func TestDecodeStream(t *testing.T) {
+	b := []byte("{\n \"a\": 1\n}\n\n{\"b\": 2, \"b\": 3}\n[1]")
+	vals, starts, dups, err := DecodeStream(b)
+	if err != nil || len(vals) != 3 {
+		t.Fatalf("vals %v err %v", vals, err)
+	}
+	// offsets: "{" at 0; the second "{" after "{\n \"a\": 1\n}\n\n" = 13 bytes; "[" after 13+16+1 = 30
+	if starts[0] != 0 || starts[1] != 13 || starts[2] != 30 {
+		t.Errorf("starts %v", starts)
+	}
+	if len(dups[0]) != 0 || len(dups[1]) != 1 || dups[1][0].Pointer != "/b" || len(dups[2]) != 0 {
+		t.Errorf("dups %+v", dups)
+	}
+	vals, _, _, err = DecodeStream([]byte(`{"a": 1} {"b": `))
+	if err == nil || len(vals) != 1 {
+		t.Errorf("broken stream: vals %v err %v", vals, err)
+	}
+}

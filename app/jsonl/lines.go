@@ -58,6 +58,12 @@ var (
 		Source:      "seed 004 (每行一个 JSON 对象)",
 		Hint:        "each line must be one JSON object {...}",
 	})
+	RuleMultiline = finding.Register(finding.Rule{
+		Code: "jsonl.multiline", Severity: finding.Warning, Family: "jsonl",
+		Description: "a JSONL file holds pretty-printed records, each spread over several lines (as seed 004 prints its examples); eval752 reads them, line-based tools do not",
+		Source:      "seed 004 (JSONL 文件中的每一行代表一个评测题目)",
+		Hint:        "write one record per line, e.g. jq -c . file.jsonl > fixed.jsonl",
+	})
 )
 
 // DefaultMaxLine is the line cap used when a caller passes 0.

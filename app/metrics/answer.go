@@ -18,7 +18,7 @@ var answerCorrectFamily = Family{
 var answerExactFamily = Family{
 	Name:           "answer.exact",
 	Group:          GroupAnswer,
-	Help:           "Normalised response equals the normalised reference (NFKC width folding, whitespace and punctuation removed, Latin lower-cased).",
+	Help:           "Normalised response equals the normalised reference (full-width folded, whitespace and punctuation removed except %, ‰, decimal point and leading minus, Latin lower-cased).",
 	Formula:        "[norm(response) = norm(reference)]",
 	Source:         "seed 002 (verbatim answers); seed 003 §3.1 (NFKC)",
 	HigherIsBetter: true,

@@ -276,3 +276,52 @@ func TestRegistry(t *testing.T) {
 		}
 	}
 }
+
+// TestSeedDefinitions pins the seed definitions on tiny hand cases.
+//
+// Seed 003 §7: Hit@K and MRR@K count only evidence of grade ≥ 2; nDCG@K
+// uses the full 0–3 grades with the ideal list from every judged grade
+// (retrieved or not). Ranking: b (grade 1) then a (grade 3); qrels grades
+// ≥ 1: 3 (a), 1 (b), 2 (an unretrieved chunk).
+//
+// Seed 000 §4: recall@k is gold coverage. One gold page split into five
+// atoms p1..p5 (gold entry 0), a second gold entry q (entry 1); the run
+// retrieves p3 only: coverage 1/2, where trec_eval's recall_k would give
+// 1/6 (1 relevant of R = 6 atoms).
+func TestSeedDefinitions(t *testing.T) {
+	graded := &Query{
+		Ranked: []Candidate{
+			{ID: "b", Judged: true, Grade: 1},
+			{ID: "a", Judged: true, Grade: 3, Gold: []int{0}},
+		},
+		NumGold: 1, RelLevel: 2, Rel: []int{3, 1, 2},
+	}
+	split := &Query{
+		Ranked:  []Candidate{{ID: "x", Judged: true}, {ID: "p3", Judged: true, Grade: 1, Gold: []int{0}}},
+		NumGold: 2, RelLevel: 1, Rel: []int{1, 1, 1, 1, 1, 1}, NonRel: 20,
+	}
+	for _, c := range []struct {
+		q      *Query
+		metric string
+		want   float64
+		why    string
+	}{
+		{graded, "hit@1", 0, "b has grade 1 < 2: not a hit (seed 003 §7 等级 ≥ 2)"},
+		{graded, "hit@2", 1, "a has grade 3"},
+		{graded, "mrr@10", 0.5, "first grade ≥ 2 at rank 2: 1/2"},
+		{graded, "ndcg@1", 1.0 / 3, "DCG@1 = 1/log2 2 = 1 (grade 1 gains 1); IDCG@1 = 3 (best judged grade)"},
+		{graded, "ndcg@2", (1 + 3/lg(3)) / (3 + 2/lg(3)),
+			"DCG = 1 + 3/log2 3 = 2.8928; ideal 3, 2 (the unretrieved grade 2 counts): IDCG = 3 + 2/log2 3 = 4.2619; 0.6788"},
+		{split, "recall@1", 0, "x is not gold"},
+		{split, "recall@2", 1.0 / 2, "entry 0 covered by any one of its atoms (p3); entry 1 not: 1/2"},
+		{split, "hit@2", 1, "p3 is a gold atom"},
+	} {
+		d, err := Parse(c.metric)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, _ := Compute(d, c.q); math.Abs(got-c.want) > eps {
+			t.Errorf("%s = %v, want %v (%s)", c.metric, got, c.want, c.why)
+		}
+	}
+}

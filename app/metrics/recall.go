@@ -10,7 +10,7 @@ var recallFamily = Family{
 	Cutoff:  RequiresCutoff,
 	Help:    "Gold coverage: share of the item's gold entries with at least one resolved atom in the top k.",
 	Formula: "|{g ∈ gold : some atom of g in top k}| / |gold|  (0 when |gold| = 0)",
-	Source:  "seed 000 §4 (recall@10 按 gold 覆盖)",
+	Source:  "seed 000 §4 (recall@10 按 gold 覆盖); equals trec_eval recall_k when every relevant doc is its own gold entry (TREC qrels)",
 	Thresholds: map[int]Threshold{
 		10: th(">=", 0.90, "seed 000 §4"),
 	},

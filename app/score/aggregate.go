@@ -127,6 +127,9 @@ type view struct {
 	// run r's item i has ambiguous gold. Both exclude missing items.
 	flag      [][][]uint8
 	ambiguous [][]bool
+	// seeds[s] are the seeds whose targets apply on stratum s (nil = all),
+	// see descFor.
+	seeds [][]string
 }
 
 const (
@@ -143,6 +146,10 @@ func newView(set *itemscore.Set, opt Options) *view {
 		}
 	}
 	v.strata = buildStrata(set.Units, opt.Strata)
+	v.seeds = make([][]string, len(v.strata))
+	for s := range v.strata {
+		v.seeds[s] = v.stratumSeeds(s)
+	}
 	v.metrics = append(v.metrics, set.Metrics...)
 	v.cols = make([][][]float64, len(v.runs))
 	v.flag = make([][][]uint8, len(v.runs))
@@ -160,8 +167,8 @@ func newView(set *itemscore.Set, opt Options) *view {
 				}
 				it := &rs.Items[i]
 				x, ok := it.Values[d.Name]
-				if !ok || math.IsNaN(x) {
-					continue
+				if !ok || math.IsNaN(x) || math.IsInf(x, 0) {
+					continue // not applicable; a non-finite value is treated the same
 				}
 				col[i] = x
 				if !it.Missing && (it.Unjudged > 0 || len(it.Flags) > 0) {
@@ -210,6 +217,68 @@ func (v *view) item(r, i int) itemscore.ItemScore {
 		return v.runs[r].Items[i]
 	}
 	return itemscore.ItemScore{Missing: true}
+}
+
+// setSeeds names the seed that defines each set's targets: seed 000 §4 for
+// b-2, seed 003 §7 for seed-003 questions. Sets without targets of their own
+// (eval752 items, v2, TREC) are measured against every seed's targets.
+var setSeeds = map[string]string{"b2": "seed 000", "rag": "seed 003"}
+
+// descFor is d as shown on stratum s: when every unit of the stratum
+// belongs to sets with targets of their own (b-2, seed 003), a threshold
+// from another seed is dropped — seed 003's Hit@5 ≥ 0.80 (a rerank target
+// over graded chunks) says nothing about a b-2 ranking, and seed 000 only
+// asks to report MRR and nDCG@10. Mixed or other strata keep every target.
+func (v *view) descFor(d metrics.Descriptor, s int) metrics.Descriptor {
+	if d.Threshold == nil || s < 0 || s >= len(v.strata) {
+		return d
+	}
+	seeds := v.seeds[s]
+	if seeds == nil {
+		return d
+	}
+	for _, seed := range seeds {
+		if strings.HasPrefix(d.Threshold.Source, seed) {
+			return d
+		}
+	}
+	d.Threshold = nil
+	return d
+}
+
+// stratumSeeds lists the seeds of the sets of stratum s's units, or nil
+// when some unit's set has no seed of its own (then every target applies).
+func (v *view) stratumSeeds(s int) []string {
+	var seeds []string
+	for _, i := range v.strata[s].Idx {
+		seed, ok := setSeeds[v.set.Units[i].Set]
+		if !ok {
+			return nil
+		}
+		if !slices.Contains(seeds, seed) {
+			seeds = append(seeds, seed)
+		}
+	}
+	return seeds
+}
+
+// inScope reports whether set is in run r's scope. A run without a scope
+// list (a Set built by hand, before scopes) has every set in scope; units
+// without a set name are never reported as out of scope.
+func (v *view) inScope(r int, set string) bool {
+	sets := v.runs[r].Sets
+	return set == "" || sets == nil || slices.Contains(sets, set)
+}
+
+// scoped counts the units of s in run r's scope (not OutOfScope).
+func (v *view) scoped(r int, s stratum) int {
+	n := 0
+	for _, i := range s.Idx {
+		if !v.item(r, i).OutOfScope {
+			n++
+		}
+	}
+	return n
 }
 
 // parallel runs f(0..n-1) on GOMAXPROCS goroutines. f must write only its
@@ -261,66 +330,77 @@ func (v *view) means() [][][]figure {
 
 func (v *view) stratumMeans(r int, s stratum) []figure {
 	figs := make([]figure, len(v.metrics))
-	type group struct {
-		idx     []int
-		metrics []int
-	}
-	var groups []*group
-	byHash := map[uint64][]*group{}
+	idxs := make([][]int, len(v.metrics))
 	for m := range v.metrics {
 		col := v.cols[r][m]
-		var idx []int
 		for _, i := range s.Idx {
 			if !math.IsNaN(col[i]) {
-				idx = append(idx, i)
+				idxs[m] = append(idxs[m], i)
 			}
 		}
-		h := fnv.New64a()
+	}
+	for _, g := range groupByUnits(idxs) {
+		idx := idxs[g[0]]
+		cols := make([][]float64, len(g))
+		for k, m := range g {
+			cols[k] = gather(v.cols[r][m], idx)
+		}
+		cis := stats.BootstrapMeanCIs(cols, v.opt.Bootstrap, v.opt.Level, v.opt.Seed)
+		n := 0
 		for _, i := range idx {
-			var b [8]byte
+			if !v.item(r, i).Missing {
+				n++
+			}
+		}
+		for k, m := range g {
+			f := figure{Value: stats.Mean(cols[k]), Lo: cis[k].Low, Hi: cis[k].High, N: n, Denom: len(idx)}
+			f.Flag = v.flags(r, m, idx)
+			figs[m] = f
+		}
+	}
+	return figs
+}
+
+// groupByUnits groups the positions of idxs whose unit lists are equal, in
+// order of first appearance: metrics over the same units can share one
+// stream of bootstrap draws.
+func groupByUnits(idxs [][]int) [][]int {
+	var groups [][]int
+	byHash := map[uint64][]int{} // hash → group numbers
+	for m, idx := range idxs {
+		h := fnv.New64a()
+		var b [8]byte
+		for _, i := range idx {
 			for k := range 8 {
 				b[k] = byte(uint64(i) >> (8 * k))
 			}
 			h.Write(b[:])
 		}
 		key := h.Sum64() ^ uint64(len(idx))
-		var g *group
-		for _, c := range byHash[key] {
-			if slices.Equal(c.idx, idx) {
-				g = c
+		found := -1
+		for _, gi := range byHash[key] {
+			if slices.Equal(idxs[groups[gi][0]], idx) {
+				found = gi
 				break
 			}
 		}
-		if g == nil {
-			g = &group{idx: idx}
-			byHash[key] = append(byHash[key], g)
-			groups = append(groups, g)
+		if found < 0 {
+			found = len(groups)
+			groups = append(groups, nil)
+			byHash[key] = append(byHash[key], found)
 		}
-		g.metrics = append(g.metrics, m)
+		groups[found] = append(groups[found], m)
 	}
-	for _, g := range groups {
-		cols := make([][]float64, len(g.metrics))
-		for k, m := range g.metrics {
-			c := make([]float64, len(g.idx))
-			for j, i := range g.idx {
-				c[j] = v.cols[r][m][i]
-			}
-			cols[k] = c
-		}
-		cis := stats.BootstrapMeanCIs(cols, v.opt.Bootstrap, v.opt.Level, v.opt.Seed)
-		n := 0
-		for _, i := range g.idx {
-			if !v.item(r, i).Missing {
-				n++
-			}
-		}
-		for k, m := range g.metrics {
-			f := figure{Value: stats.Mean(cols[k]), Lo: cis[k].Low, Hi: cis[k].High, N: n, Denom: len(g.idx)}
-			f.Flag = v.flags(r, m, g.idx)
-			figs[m] = f
-		}
+	return groups
+}
+
+// gather returns col[idx[0]], col[idx[1]], ….
+func gather(col []float64, idx []int) []float64 {
+	out := make([]float64, len(idx))
+	for j, i := range idx {
+		out[j] = col[i]
 	}
-	return figs
+	return out
 }
 
 // flags summarises the per-item conditions a reviewer must see beside a

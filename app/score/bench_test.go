@@ -54,3 +54,14 @@ func largeSet(tb testing.TB, n int) *itemscore.Set {
 	}
 	return set
 }
+
+// BenchmarkCompareLarge compares the two runs of the large set.
+func BenchmarkCompareLarge(b *testing.B) {
+	set := largeSet(b, 10000)
+	b.ResetTimer()
+	for range b.N {
+		if _, err := Compare(set, "a", "b", DefaultOptions()); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

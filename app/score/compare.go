@@ -91,23 +91,57 @@ func Compare(set *itemscore.Set, runA, runB string, opt Options) (*report.Report
 	rows := v.pairRows()
 
 	sum := report.Section{ID: "summary", Title: "Summary"}
-	missA, missB, both := 0, 0, 0
+	missA, missB, both, scopeBoth := 0, 0, 0, 0
 	for i := range set.Units {
-		ma, mb := v.item(0, i).Missing, v.item(1, i).Missing
-		if ma {
+		a, b := v.item(0, i), v.item(1, i)
+		if a.OutOfScope || b.OutOfScope {
+			continue
+		}
+		scopeBoth++
+		if a.Missing {
 			missA++
 		}
-		if mb {
+		if b.Missing {
 			missB++
 		}
-		if !ma && !mb {
+		if !a.Missing && !b.Missing {
 			both++
 		}
 	}
 	sum.Text = append(sum.Text,
-		fmt.Sprintf("A = %s, B = %s, %d annotated units (%d with results from both; %d missing in A, %d missing in B — a missing result scores the worst value, as in the score report).", runA, runB, len(set.Units), both, missA, missB),
-		fmt.Sprintf("Δ = B − A over the units where the metric applies to both runs. The interval is a paired percentile bootstrap (%d resamples of units, seed %d, %g%%): each replicate resamples unit indices once and applies them to both runs, so per-item correlation is kept. Binary metrics also get McNemar's test on the discordant units (b = A right & B wrong, c = A wrong & B right; exact binomial when b + c < %d, else χ² with continuity correction). \"~\" marks a difference whose interval contains 0 (not significant). Two independent proportions are never compared.",
-			opt.Bootstrap, opt.Seed, opt.Level*100, stats.ExactMcNemarBelow))
+		fmt.Sprintf("A = %s, B = %s: %d annotated units in both runs' scope (%d with results from both; %d missing in A, %d missing in B — a missing result scores the worst value, as in the score report).", runA, runB, scopeBoth, both, missA, missB),
+		fmt.Sprintf("Δ = B − A over the units where the metric applies to both runs. The interval is a paired percentile bootstrap (%d resamples of units, seed %d, %g%%): each replicate resamples unit indices once and applies them to both runs, so per-item correlation is kept. Binary metrics also get McNemar's test on the discordant units (b = A right & B wrong, c = A wrong & B right; exact binomial when b + c < %d, else χ² with continuity correction). Verdict: \"B better\" / \"B worse\" when the interval of Δ excludes 0 (and, for a binary metric, McNemar's p < %g); \"~\" = no significant difference. Two independent proportions are never compared.",
+			opt.Bootstrap, opt.Seed, opt.Level*100, stats.ExactMcNemarBelow, math.Round((1-opt.Level)*1e6)/1e6))
+	for _, sc := range v.unitSets() {
+		for r, name := range []string{runA, runB} {
+			if !v.inScope(r, sc.name) {
+				sum.Notes = append(sum.Notes, fmt.Sprintf("run %s has no results for set %s (%s): not scored, so not compared", name, sc.name, plural(sc.units, "unit")))
+			}
+		}
+	}
+	// Verdicts on the headline metrics, per set when there are several.
+	head := []int{0}
+	if len(v.unitSets()) > 1 {
+		head = nil
+		for s, st := range v.strata {
+			if st.Key == "set" {
+				head = append(head, s)
+			}
+		}
+		if len(head) == 0 {
+			head = []int{0}
+		}
+	}
+	var headRows []pairRow
+	for _, pr := range rows {
+		if pr.Desc.Threshold != nil || slices.Contains(headlineNames, pr.Desc.Name) {
+			headRows = append(headRows, pr)
+		}
+	}
+	if len(headRows) > 0 {
+		key := v.strata[head[0]].Key
+		sum.Tables = append(sum.Tables, v.pairTableOn("compare.summary.headline", "Headline verdicts — "+keyTitle(key), key, head, headRows, runA, runB))
+	}
 	rep.Sections = append(rep.Sections, sum)
 
 	keys := append([]string{""}, strataKeys(v.strata)...)
@@ -123,7 +157,9 @@ func Compare(set *itemscore.Set, runA, runB string, opt Options) (*report.Report
 		}
 		sec := report.Section{ID: "compare." + string(g), Title: groupTitle[g]}
 		for _, key := range keys {
-			sec.Tables = append(sec.Tables, v.pairTable(g, key, gr, runA, runB))
+			if t := v.pairTable(g, key, gr, runA, runB); len(t.Rows) > 0 {
+				sec.Tables = append(sec.Tables, t)
+			}
 		}
 		for _, pr := range gr {
 			if n := pr.Fig(0).OnlyOne; n > 0 {
@@ -148,22 +184,26 @@ type pairRow struct {
 func (v *view) pairRows() []pairRow {
 	var rows []pairRow
 	// Per-item metrics both runs have.
+	var ms []int
 	for m, d := range v.metrics {
 		if slices.Contains(indicatorOnly, d.Name) {
 			continue
 		}
-		figs := make([]pairFig, len(v.strata))
+		ms = append(ms, m)
+	}
+	perStratum := make([][]pairFig, len(v.strata)) // [stratum][position in ms]
+	parallel(len(v.strata), func(s int) {
+		perStratum[s] = v.pairMeans(v.strata[s], ms)
+	})
+	for k, m := range ms {
 		present := false
-		parallel(len(v.strata), func(s int) {
-			figs[s] = v.pairMean(v.strata[s], d, v.cols[0][m], v.cols[1][m])
-		})
-		for _, f := range figs {
-			present = present || f.Diff.Denom > 0
+		for s := range v.strata {
+			present = present || perStratum[s][k].Diff.Denom > 0
 		}
 		if !present {
 			continue
 		}
-		rows = append(rows, pairRow{Label: d.Name, Desc: d, Fig: func(s int) pairFig { return figs[s] }})
+		rows = append(rows, pairRow{Label: v.metrics[m].Name, Desc: v.metrics[m], Fig: func(s int) pairFig { return perStratum[s][k] }})
 	}
 	// Refusal P/R/F1: both runs' indicators on the same units.
 	if v.hasRefusal() {
@@ -208,53 +248,83 @@ func (v *view) costColumn(r int, field string) []float64 {
 // pairMean compares the means of two runs' columns over the units of s
 // where both have a value.
 func (v *view) pairMean(s stratum, d metrics.Descriptor, colA, colB []float64) pairFig {
-	var pf pairFig
-	var idx []int
-	for _, i := range s.Idx {
-		na, nb := math.IsNaN(colA[i]), math.IsNaN(colB[i])
-		switch {
-		case !na && !nb:
-			idx = append(idx, i)
-		case na != nb:
-			pf.OnlyOne++
-		}
+	return v.pairGroup(s, []metrics.Descriptor{d}, [][]float64{colA}, [][]float64{colB})[0]
+}
+
+// pairMeans is pairMean for the per-item metrics ms.
+func (v *view) pairMeans(s stratum, ms []int) []pairFig {
+	ds := make([]metrics.Descriptor, len(ms))
+	as := make([][]float64, len(ms))
+	bs := make([][]float64, len(ms))
+	for k, m := range ms {
+		ds[k], as[k], bs[k] = v.metrics[m], v.cols[0][m], v.cols[1][m]
 	}
-	a := make([]float64, len(idx))
-	b := make([]float64, len(idx))
-	n := 0
-	for j, i := range idx {
-		a[j], b[j] = colA[i], colB[i]
-		if !v.item(0, i).Missing && !v.item(1, i).Missing {
-			n++
+	return v.pairGroup(s, ds, as, bs)
+}
+
+// pairGroup compares metric k of A (colsA[k]) with B (colsB[k]) over the
+// units of s where both have a value. Metrics paired on the same units share
+// one stream of bootstrap draws for A's, B's and the difference's intervals
+// (each equal to what stats.BootstrapCI / PairedBootstrapCI give alone).
+func (v *view) pairGroup(s stratum, ds []metrics.Descriptor, colsA, colsB [][]float64) []pairFig {
+	out := make([]pairFig, len(ds))
+	idxs := make([][]int, len(ds))
+	for k := range ds {
+		for _, i := range s.Idx {
+			na, nb := math.IsNaN(colsA[k][i]), math.IsNaN(colsB[k][i])
+			switch {
+			case !na && !nb:
+				idxs[k] = append(idxs[k], i)
+			case na != nb:
+				out[k].OnlyOne++
+			}
 		}
 	}
 	o := v.opt
-	pf.A = figure{Value: stats.Mean(a), N: n, Denom: len(idx)}
-	pf.A.Lo, pf.A.Hi = stats.BootstrapCI(a, o.Bootstrap, o.Level, o.Seed)
-	pf.B = figure{Value: stats.Mean(b), N: n, Denom: len(idx)}
-	pf.B.Lo, pf.B.Hi = stats.BootstrapCI(b, o.Bootstrap, o.Level, o.Seed)
-	pf.Diff = figure{N: n, Denom: len(idx), Value: math.NaN(), Lo: math.NaN(), Hi: math.NaN()}
-	if len(idx) > 0 {
-		pf.Diff.Value, pf.Diff.Lo, pf.Diff.Hi = stats.PairedBootstrapCI(b, a, o.Bootstrap, o.Level, o.Seed)
-	}
-	pf.Win, pf.Tie, pf.Los = stats.WinTieLoss(b, a, d.HigherIsBetter)
-	if d.Binary && !slices.Contains(descriptiveBinary, d.Name) {
-		// "Right" is the better of the two values: 1, or 0 when lower is
-		// better (false_recall@k).
-		right := func(x float64) bool { return (x == 1) == d.HigherIsBetter }
-		bb, cc := 0, 0
-		for j := range a {
-			switch {
-			case right(a[j]) && !right(b[j]):
-				bb++
-			case !right(a[j]) && right(b[j]):
-				cc++
+	for _, g := range groupByUnits(idxs) {
+		idx := idxs[g[0]]
+		n := 0
+		for _, i := range idx {
+			if !v.item(0, i).Missing && !v.item(1, i).Missing {
+				n++
 			}
 		}
-		mc := stats.McNemar(bb, cc)
-		pf.McNemar = &mc
+		cols := make([][]float64, 0, 3*len(g))
+		for _, k := range g {
+			a, b := gather(colsA[k], idx), gather(colsB[k], idx)
+			d := make([]float64, len(idx))
+			for j := range d {
+				d[j] = b[j] - a[j]
+			}
+			cols = append(cols, a, b, d)
+		}
+		cis := stats.BootstrapMeanCIs(cols, o.Bootstrap, o.Level, o.Seed)
+		for j, k := range g {
+			a, b, d := cols[3*j], cols[3*j+1], cols[3*j+2]
+			pf := &out[k]
+			pf.A = figure{Value: stats.Mean(a), Lo: cis[3*j].Low, Hi: cis[3*j].High, N: n, Denom: len(idx)}
+			pf.B = figure{Value: stats.Mean(b), Lo: cis[3*j+1].Low, Hi: cis[3*j+1].High, N: n, Denom: len(idx)}
+			pf.Diff = figure{Value: stats.Mean(d), Lo: cis[3*j+2].Low, Hi: cis[3*j+2].High, N: n, Denom: len(idx)}
+			pf.Win, pf.Tie, pf.Los = stats.WinTieLoss(b, a, ds[k].HigherIsBetter)
+			if ds[k].Binary && !slices.Contains(descriptiveBinary, ds[k].Name) {
+				// "Right" is the better of the two values: 1, or 0 when lower
+				// is better (false_recall@k).
+				right := func(x float64) bool { return (x == 1) == ds[k].HigherIsBetter }
+				bb, cc := 0, 0
+				for j := range a {
+					switch {
+					case right(a[j]) && !right(b[j]):
+						bb++
+					case !right(a[j]) && right(b[j]):
+						cc++
+					}
+				}
+				mc := stats.McNemar(bb, cc)
+				pf.McNemar = &mc
+			}
+		}
 	}
-	return pf
+	return out
 }
 
 // pairRefusal compares refusal precision (k=0), recall (1) or F1 (2) of the
@@ -305,11 +375,13 @@ func (v *view) pairTable(g metrics.Group, key string, rows []pairRow, runA, runB
 			ss = append(ss, s)
 		}
 	}
-	title := groupTitle[g] + " — all units"
-	if key != "" {
-		title = groupTitle[g] + " — by " + key
-	}
-	t := report.Table{ID: "compare." + string(g) + "." + cmpOr(key, "all"), Title: title, Chart: true}
+	return v.pairTableOn("compare."+string(g)+"."+keyID(key), groupTitle[g]+" — "+keyTitle(key), key, ss, rows, runA, runB)
+}
+
+// pairTableOn is the paired table of rows on the strata ss (all of key);
+// rows whose metric applies to no paired unit of a stratum are left out.
+func (v *view) pairTableOn(id, title, key string, ss []int, rows []pairRow, runA, runB string) report.Table {
+	t := report.Table{ID: id, Title: title, Chart: true}
 	t.Columns = []report.Column{{Key: "metric", Label: "metric"}}
 	if key != "" {
 		t.Columns = append(t.Columns, report.Column{Key: "stratum", Label: key})
@@ -327,6 +399,9 @@ func (v *view) pairTable(g metrics.Group, key string, rows []pairRow, runA, runB
 	for _, pr := range rows {
 		for _, s := range ss {
 			pf := pr.Fig(s)
+			if pf.Diff.Denom == 0 {
+				continue
+			}
 			label := v.strata[s].Label
 			row := []report.Cell{{Text: pr.Label}}
 			if key != "" {
@@ -337,8 +412,8 @@ func (v *view) pairTable(g metrics.Group, key string, rows []pairRow, runA, runB
 				diff.Flag = fmt.Sprintf("n<%d: interval unreliable", smallN)
 			}
 			row = append(row,
-				pf.A.cell(pr.Desc, pr.Desc.Name, label, runA),
-				pf.B.cell(pr.Desc, pr.Desc.Name, label, runB),
+				pf.A.cell(v.descFor(pr.Desc, s), pr.Desc.Name, label, runA),
+				pf.B.cell(v.descFor(pr.Desc, s), pr.Desc.Name, label, runB),
 				diff,
 			)
 			if pf.Win >= 0 {

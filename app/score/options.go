@@ -30,8 +30,11 @@ import (
 )
 
 // DefaultStrata are the unit strata every report breaks figures down by
-// (SPEC §4; seed 003 §7: 按问题类型、来源、模态、难度分别报告).
-var DefaultStrata = []string{"split", "modality", "type", "difficulty", "source"}
+// (SPEC §4; seed 003 §7: 按问题类型、来源、模态、难度分别报告). "set" (the
+// format family: eval752, b2, v2, rag, trec) comes first: recall@10 on b-2
+// (gold-atom coverage) and on seed 003 (evidence-group coverage over graded
+// judgments) mean different things, so a mixed bundle gets per-set tables.
+var DefaultStrata = []string{"set", "split", "modality", "type", "difficulty", "source"}
 
 // Options configure Score and Compare.
 type Options struct {
@@ -87,7 +90,7 @@ func (o Options) config(runs []string) []report.KV {
 		{Key: "ci_method", Value: "percentile bootstrap over items, PCG(seed); bounds = nearest-rank " + lo + "th / " + hi + "th percentiles of the replicate means"},
 		{Key: "strata", Value: strings.Join(o.Strata, ",")},
 		{Key: "runs", Value: strings.Join(runs, ",")},
-		{Key: "denominator", Value: "annotated units of the stratum where the metric applies; missing results score the worst value"},
+		{Key: "denominator", Value: "annotated units of the stratum where the metric applies, within the run's scope (the sets it has results for); missing results score the worst value"},
 		{Key: "quantiles", Value: "nearest rank (latency p50/p95)"},
 	}
 }

@@ -28,7 +28,7 @@ var groupTitle = map[metrics.Group]string{
 // headlineNames are shown in the summary even without a threshold (seed 000
 // §4 asks to report MRR and nDCG@10; answer.correct is the primary answer
 // figure).
-var headlineNames = []string{"answer.correct", "mrr", "mrr@10", "ndcg@10", "recall@10", "latency_ms p95"}
+var headlineNames = []string{"answer.correct", "mrr", "mrr@10", "ndcg@10", "recall@10", "false_recall@10", "latency_ms p95"}
 
 // indicatorOnly are per-item metrics shown only through aggregates.
 var indicatorOnly = []string{"refusal.tp", "refusal.fp", "refusal.fn"}
@@ -136,7 +136,7 @@ func (v *view) rowDefs() []rowDef {
 		d := mustDesc(field)
 		fig := func(r, s int, stat func(x []float64, f *figure)) figure {
 			x := v.costValues(r, v.strata[s], field)
-			f := figure{Value: math.NaN(), Lo: math.NaN(), Hi: math.NaN(), N: len(x), Denom: len(v.strata[s].Idx)}
+			f := figure{Value: math.NaN(), Lo: math.NaN(), Hi: math.NaN(), N: len(x), Denom: v.scoped(r, v.strata[s])}
 			stat(x, &f)
 			return f
 		}
@@ -209,8 +209,9 @@ func (v *view) summarySection(rows []rowDef) report.Section {
 	for _, rs := range v.runs {
 		runs = append(runs, rs.Run)
 	}
-	sec.Text = append(sec.Text, fmt.Sprintf("%d annotated units, %d run(s): %s. Each figure: mean [%g%% percentile bootstrap CI, %d resamples over items, seed %d] n=units with a result / denominator = units of the stratum where the metric applies (a missing result scores the worst value).",
-		len(v.set.Units), len(v.runs), strings.Join(runs, ", "), v.opt.Level*100, v.opt.Bootstrap, v.opt.Seed))
+	sec.Text = append(sec.Text, fmt.Sprintf("%d annotated units, %d run(s): %s. Each figure: mean [%g%% percentile bootstrap CI, %d resamples over items, seed %d] n=units with a result / denominator = units of the stratum where the metric applies (a missing result scores the worst value), then the target with pass/FAIL and any flag.",
+		len(v.set.Units), len(v.runs), strings.Join(runs, ", "), v.opt.Level*100, v.opt.Bootstrap, v.opt.Seed),
+		"A run is scored on the sets it has at least one result for (its scope); within its scope every annotated unit counts. Targets: seed 000 §4 on b-2 figures, seed 003 §7 on seed-003 figures, every seed's target elsewhere; \"report\" = no target, the seeds only ask to report the figure.")
 	for _, want := range v.opt.Runs {
 		if !slices.ContainsFunc(v.runs, func(rs *itemscore.RunScores) bool { return rs.Run == want }) {
 			sec.Notes = append(sec.Notes, fmt.Sprintf("run %q was requested but is not in the inputs", want))
@@ -219,18 +220,24 @@ func (v *view) summarySection(rows []rowDef) report.Section {
 
 	overview := report.Table{ID: "summary.runs", Title: "Runs", Columns: []report.Column{
 		{Key: "run", Label: "run"},
-		{Key: "units", Label: "units", Help: "annotated units (the denominator of every \"all\" figure before applicability)"},
+		{Key: "sets", Label: "sets scored", Help: "the run's scope: the sets it has at least one result for; units of other sets are not scored for this run"},
+		{Key: "units", Label: "units", Help: "annotated units of the run's scope (the denominator of every \"all\" figure before applicability)"},
 		{Key: "results", Label: "with result"},
-		{Key: "missing", Label: "missing", Help: "units without a result: they count in every denominator and score the worst value"},
+		{Key: "missing", Label: "missing", Help: "units of the scope without a result: they count in every denominator and score the worst value"},
 		{Key: "unknown", Label: "unknown ids", Help: "result ids that match no unit (not scored)"},
-		{Key: "unjudged_items", Label: "items with unjudged", Help: "items with unjudged candidates within the scoring depth"},
-		{Key: "unjudged", Label: "unjudged candidates"},
+		{Key: "unjudged_items", Label: "items w/ unjudged", Help: "items with unjudged candidates within the scoring depth (seed 003 and TREC only: b-2 and v2 gold is the complete judgment)"},
+		{Key: "unjudged", Label: "unjudged cands", Help: "unjudged candidates within the scoring depth"},
 		{Key: "ambiguous", Label: "ambiguous-gold items"},
 	}}
+	sets := v.unitSets()
 	for r, rs := range v.runs {
-		var res, miss, uitems, ucands, amb int
+		var units, res, miss, uitems, ucands, amb int
 		for i := range v.set.Units {
 			it := v.item(r, i)
+			if it.OutOfScope {
+				continue
+			}
+			units++
 			if it.Missing {
 				miss++
 			} else {
@@ -244,29 +251,97 @@ func (v *view) summarySection(rows []rowDef) report.Section {
 				amb++
 			}
 		}
+		scope := strings.Join(rs.Sets, ",")
+		switch {
+		case rs.Sets == nil:
+			scope = "all" // a Set built without scopes: every unit counts
+		case scope == "":
+			scope = "none"
+		}
 		overview.Rows = append(overview.Rows, []report.Cell{
-			{Text: rs.Run}, intCell(len(v.set.Units)), intCell(res), intCell(miss), intCell(len(rs.Unknown)),
+			{Text: rs.Run}, {Text: scope}, intCell(units), intCell(res), intCell(miss), intCell(len(rs.Unknown)),
 			intCell(uitems), intCell(ucands), intCell(amb),
 		})
+		for _, set := range sets {
+			if !v.inScope(r, set.name) {
+				sec.Notes = append(sec.Notes, fmt.Sprintf("run %s has no results for set %s (%s): not scored", rs.Run, set.name, plural(set.units, "unit")))
+			}
+		}
 	}
 	sec.Tables = append(sec.Tables, overview)
 
-	head := report.Table{ID: "summary.headline", Title: "Headline figures (all units)", Chart: true,
-		Columns: append([]report.Column{{Key: "metric", Label: "metric"}, {Key: "threshold", Label: "target", Help: "seed 000 §4 / seed 003 §7 threshold"}}, v.runColumns()...)}
-	for _, rd := range rows {
-		if !rd.Headline {
-			continue
+	// Headline figures: per set when the inputs hold several sets (a b-2
+	// recall@10 and a seed-003 recall@10 are different measurements), else
+	// over all units.
+	headStrata := []int{0}
+	if len(sets) > 1 {
+		headStrata = nil
+		for s, st := range v.strata {
+			if st.Key == "set" {
+				headStrata = append(headStrata, s)
+			}
 		}
-		row := []report.Cell{{Text: rd.Label}, {Text: thresholdOf(rd.Desc)}}
-		for r, rs := range v.runs {
-			row = append(row, rd.Fig(r, 0).cell(rd.Desc, rd.Desc.Name, "all", rs.Run))
+		if len(headStrata) == 0 {
+			headStrata = []int{0}
 		}
-		head.Rows = append(head.Rows, row)
 	}
-	if len(head.Rows) > 0 {
-		sec.Tables = append(sec.Tables, head)
+	for _, s := range headStrata {
+		st := v.strata[s]
+		id, title := "summary.headline", "Headline figures (all units)"
+		if st.Key != "" {
+			id, title = "summary.headline."+st.Value, "Headline figures — "+st.Label+" ("+plural(len(st.Idx), "unit")+")"
+		}
+		head := report.Table{ID: id, Title: title, Chart: true,
+			Columns: append([]report.Column{{Key: "metric", Label: "metric"}, {Key: "threshold", Label: "target", Help: "seed 000 §4 / seed 003 §7 threshold"}}, v.runColumns()...)}
+		for _, rd := range rows {
+			d := v.descFor(rd.Desc, s)
+			if !rd.Headline || !v.anyFigure(rd, s) || (d.Threshold == nil && !slices.Contains(headlineNames, rd.Label)) {
+				continue // a target of another set's seed does not make a row a headline here
+			}
+			row := []report.Cell{{Text: rd.Label}, {Text: thresholdOf(d)}}
+			for r, rs := range v.runs {
+				row = append(row, rd.Fig(r, s).cell(d, rd.Desc.Name, st.Label, rs.Run))
+			}
+			head.Rows = append(head.Rows, row)
+		}
+		if len(head.Rows) > 0 {
+			sec.Tables = append(sec.Tables, head)
+		}
 	}
 	return sec
+}
+
+// setCount is one set (Unit.Set) of the inputs and its number of units.
+type setCount struct {
+	name  string
+	units int
+}
+
+// unitSets lists the sets of the units in unit order, with their sizes.
+func (v *view) unitSets() []setCount {
+	var out []setCount
+	for _, u := range v.set.Units {
+		k := slices.IndexFunc(out, func(c setCount) bool { return c.name == u.Set })
+		if k < 0 {
+			out = append(out, setCount{name: u.Set})
+			k = len(out) - 1
+		}
+		out[k].units++
+	}
+	return out
+}
+
+// anyFigure reports whether some run has a figure for row rd on stratum s
+// (the metric applies to at least one unit of the stratum in some run's
+// scope): rows without one are left out instead of printing n/a n=0/0.
+func (v *view) anyFigure(rd rowDef, s int) bool {
+	for r := range v.runs {
+		f := rd.Fig(r, s)
+		if f.Denom > 0 && (f.N > 0 || !math.IsNaN(f.Value)) {
+			return true
+		}
+	}
+	return false
 }
 
 func thresholdOf(d metrics.Descriptor) string {
@@ -278,9 +353,8 @@ func thresholdOf(d metrics.Descriptor) string {
 
 func intCell(n int) report.Cell { return report.Cell{Value: report.F(float64(n)), Int: true} }
 
-// groupSection builds one table per stratum key ("all" first): rows are
-// metric × stratum value (metric-major, so a metric's strata sit together),
-// columns are the runs.
+// groupSection builds one table per stratum key ("all" first), see
+// figureTable, and a Definitions table.
 func (v *view) groupSection(g metrics.Group, rows []rowDef) report.Section {
 	sec := report.Section{ID: string(g), Title: groupTitle[g]}
 	if g == metrics.GroupRefusal {
@@ -289,36 +363,32 @@ func (v *view) groupSection(g metrics.Group, rows []rowDef) report.Section {
 	if g == metrics.GroupCost {
 		sec.Text = append(sec.Text, "Latency percentiles are nearest-rank (an observed latency) without an interval; n = units whose result carries the field.")
 	}
+	// Rates go in charted tables; counts (refusal tp/fp/fn sums) and cost
+	// figures, whose scales differ, in plain ones.
+	var charted, plain []rowDef
+	for _, rd := range rows {
+		if rd.Chart {
+			charted = append(charted, rd)
+		} else {
+			plain = append(plain, rd)
+		}
+	}
 	keys := append([]string{""}, strataKeys(v.strata)...)
 	for _, key := range keys {
-		var ss []int
-		for s, st := range v.strata {
-			if st.Key == key {
-				ss = append(ss, s)
+		if len(charted) > 0 {
+			if t := v.figureTable(string(g)+"."+keyID(key), groupTitle[g]+" — "+keyTitle(key), key, charted, true); len(t.Rows) > 0 {
+				sec.Tables = append(sec.Tables, t)
 			}
 		}
-		t := report.Table{ID: string(g) + "." + cmpOr(key, "all"), Title: groupTitle[g] + " — " + cmpOr("by "+key, "all units")}
-		t.Columns = []report.Column{{Key: "metric", Label: "metric"}}
-		if key != "" {
-			t.Columns = append(t.Columns, report.Column{Key: "stratum", Label: key})
-		}
-		t.Columns = append(t.Columns, v.runColumns()...)
-		chart := false
-		for _, rd := range rows {
-			for _, s := range ss {
-				row := []report.Cell{{Text: rd.Label}}
-				if key != "" {
-					row = append(row, report.Cell{Text: v.strata[s].Value})
-				}
-				for r, rs := range v.runs {
-					row = append(row, rd.Fig(r, s).cell(rd.Desc, rd.Desc.Name, v.strata[s].Label, rs.Run))
-				}
-				t.Rows = append(t.Rows, row)
+		if len(plain) > 0 {
+			id, title := string(g)+"."+keyID(key), groupTitle[g]+" — "+keyTitle(key)
+			if len(charted) > 0 {
+				id, title = string(g)+".counts."+keyID(key), groupTitle[g]+" counts — "+keyTitle(key)
 			}
-			chart = chart || rd.Chart
+			if t := v.figureTable(id, title, key, plain, false); len(t.Rows) > 0 {
+				sec.Tables = append(sec.Tables, t)
+			}
 		}
-		t.Chart = chart
-		sec.Tables = append(sec.Tables, t)
 	}
 	// Definitions: the help, formula and source of every metric shown.
 	def := report.Table{ID: string(g) + ".definitions", Title: "Definitions", Columns: []report.Column{
@@ -336,16 +406,54 @@ func (v *view) groupSection(g metrics.Group, rows []rowDef) report.Section {
 	return sec
 }
 
-func cmpOr(a, b string) string {
-	if a == "" || a == "by " {
-		return b
+// keyID and keyTitle name the table of a stratum key ("" = all units).
+func keyID(key string) string {
+	if key == "" {
+		return "all"
 	}
-	return a
+	return key
+}
+
+func keyTitle(key string) string {
+	if key == "" {
+		return "all units"
+	}
+	return "by " + key
+}
+
+// figureTable is one table of figures: rows are metric × stratum value of
+// key (metric-major, so a metric's strata sit together), columns the runs.
+func (v *view) figureTable(id, title, key string, rows []rowDef, chart bool) report.Table {
+	t := report.Table{ID: id, Title: title, Chart: chart}
+	t.Columns = []report.Column{{Key: "metric", Label: "metric", Help: "see Definitions below for each metric's meaning, formula and source"}}
+	if key != "" {
+		t.Columns = append(t.Columns, report.Column{Key: "stratum", Label: key})
+	}
+	t.Columns = append(t.Columns, v.runColumns()...)
+	for _, rd := range rows {
+		for s, st := range v.strata {
+			if st.Key != key {
+				continue
+			}
+			if !v.anyFigure(rd, s) {
+				continue
+			}
+			row := []report.Cell{{Text: rd.Label}}
+			if key != "" {
+				row = append(row, report.Cell{Text: st.Value})
+			}
+			for r, rs := range v.runs {
+				row = append(row, rd.Fig(r, s).cell(v.descFor(rd.Desc, s), rd.Desc.Name, st.Label, rs.Run))
+			}
+			t.Rows = append(t.Rows, row)
+		}
+	}
+	return t
 }
 
 func (v *view) missingSection() report.Section {
 	sec := report.Section{ID: "missing", Title: "Missing results"}
-	t := report.Table{ID: "missing.items", Title: "Units without a result (scored as the worst value, counted in every denominator)", Columns: []report.Column{
+	t := report.Table{ID: "missing.items", Title: "Units of the run's scope without a result (scored as the worst value, counted in every denominator)", Columns: []report.Column{
 		{Key: "run", Label: "run"}, {Key: "item", Label: "item"}, {Key: "location", Label: "location"},
 	}}
 	for r, rs := range v.runs {
@@ -359,7 +467,7 @@ func (v *view) missingSection() report.Section {
 		}
 	}
 	if len(t.Rows) == 0 {
-		sec.Text = append(sec.Text, "Every run has a result for every unit.")
+		sec.Text = append(sec.Text, "Every run has a result for every unit of its scope.")
 	} else {
 		sec.Tables = append(sec.Tables, t)
 	}
@@ -405,7 +513,8 @@ func (v *view) powerSection() report.Section {
 func (v *view) unjudgedSection() report.Section {
 	sec := report.Section{ID: "unjudged", Title: "Unjudged candidates"}
 	sec.Text = append(sec.Text,
-		"Policy (seed 003 §4.2, §7): a retrieved candidate without a judgment is never silently counted as irrelevant. The figures are still computed with unjudged candidates treated as non-relevant — the only choice that does not invent relevance — and every figure whose depth holds unjudged candidates is flagged \"unjudged: k items\"; judged@k shows how much of the top k was judged. Judge the flagged candidates (extend the pool) before trusting those figures.")
+		"Policy (seed 003 §4.2, §7): a retrieved candidate without a judgment is never silently counted as irrelevant. The figures are still computed with unjudged candidates treated as non-relevant — the only choice that does not invent relevance — and every figure whose depth holds unjudged candidates is flagged \"unjudged: k items\"; judged@k shows how much of the top k was judged. Judge the flagged candidates (extend the pool) before trusting those figures.",
+		"Only pooled, graded judgments have unjudged candidates: seed-003 sets (a chunk no anchored judgment reaches) and TREC qrels (a docno absent from the qrels or graded < 0). b-2 and v2 gold is the complete binary judgment (every other atom / clause is non-relevant), so their figures are never flagged; a retrieved id their tables do not know is non-relevant and flags the item \"unknown-id\".")
 	t := report.Table{ID: "unjudged.runs", Title: "Unjudged candidates within the scoring depth", Columns: []report.Column{
 		{Key: "run", Label: "run"}, {Key: "items", Label: "items with unjudged"}, {Key: "candidates", Label: "unjudged candidates"},
 	}}
@@ -468,6 +577,9 @@ func (v *view) itemDetails() []report.ItemDetail {
 			Reference: u.Reference, Strata: u.Strata, Gold: u.Gold}
 		for r, rs := range v.runs {
 			it := v.item(r, i)
+			if it.OutOfScope {
+				continue // the run has no result for this unit's set: not scored
+			}
 			ri := it.Detail
 			ri.Run = rs.Run
 			ri.Missing = ri.Missing || it.Missing

@@ -6,6 +6,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"eval752/app/dataset"
@@ -191,7 +192,7 @@ func TestScoreHand(t *testing.T) {
 		{"refusal.split", "refusal.f1", "split=test", "a", 1, 2, 3, yes, ""},
 		{"refusal.split", "refusal.precision", "split=dev", "a", 0, 3, 3, nil, ""},
 		{"refusal.split", "refusal.f1", "split=dev", "a", 0, 3, 3, no, ""},
-		{"refusal.all", "refusal.tp (sum)", "all", "a", 1, 5, 6, nil, ""},
+		{"refusal.counts.all", "refusal.tp (sum)", "all", "a", 1, 5, 6, nil, ""},
 		// Run b refuses u5 and u6 and nothing else: P = 2/2, R = 2/2.
 		{"refusal.all", "refusal.f1", "all", "b", 1, 6, 6, yes, ""},
 		// Latency of run a: 100, 300, 200, 400 (4 of 6 units). Nearest rank:
@@ -300,6 +301,26 @@ func golden(t *testing.T, name string, mk func() *report.Report) {
 	}
 	if !bytes.Equal(b1.Bytes(), b2.Bytes()) {
 		t.Fatal("two runs with the same seed gave different JSON")
+	}
+	// The golden file pins the numbers and the layout; the registry's help,
+	// formula and source texts belong to package metrics and are blanked so
+	// that editing them does not break this test.
+	b1.Reset()
+	pinned := mk()
+	for si := range pinned.Sections {
+		for ti := range pinned.Sections[si].Tables {
+			tb := &pinned.Sections[si].Tables[ti]
+			if strings.HasSuffix(tb.ID, ".definitions") {
+				for _, row := range tb.Rows {
+					for ci := 2; ci < len(row); ci++ {
+						row[ci].Text = "…"
+					}
+				}
+			}
+		}
+	}
+	if err := pinned.WriteJSON(&b1); err != nil {
+		t.Fatal(err)
 	}
 	path := filepath.Join("testdata", name)
 	if *update {

@@ -201,10 +201,10 @@ func (p *Page) renderExport() app.UI {
 		ok        bool
 	}
 	reps := []rep{
-		{"score", "Scores", p.res.Score != nil},
-		{"compare", "Comparison", p.res.Compare != nil},
-		{"audit", "Audit", p.res.Audit != nil},
-		{"overview", "Overview", p.res.Overview != nil},
+		{"score", "Scores", p.raw["score"] != ""},
+		{"compare", "Comparison", p.raw["compare"] != ""},
+		{"audit", "Audit", p.raw["audit"] != ""},
+		{"overview", "Overview", p.raw["overview"] != ""},
 	}
 	return app.Div().Class("export").Body(
 		app.H2().Text("Export"),

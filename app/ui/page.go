@@ -15,6 +15,8 @@ import (
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
+	"eval752/app/finding"
+	"eval752/app/report"
 	"eval752/app/ui/wire"
 )
 
@@ -65,6 +67,7 @@ type Page struct {
 	evalID int
 
 	status  string
+	loads   int // loads started; data-loads lets tests tell one load's "ready" from the next
 	errMsg  string
 	notice  string
 	stage   string
@@ -79,10 +82,14 @@ type Page struct {
 	tab   string
 	drag  bool
 
-	fSev, fCode, fPath string
-	fLimit             int
-	selKey             string
-	win                *wire.LineWindow
+	raw      map[string]string         // report JSON as the worker sent it
+	expanded map[string]bool           // long tables the user chose to show whole
+	reps     map[string]*report.Report // decoded on first show
+
+	fq    wire.FindingQuery
+	fpage *wire.FindingPage
+	sel   *finding.Finding
+	win   *wire.LineWindow
 
 	iq    wire.ItemQuery
 	ipage *wire.ItemPage
@@ -210,6 +217,13 @@ func (p *Page) onMessage(data app.Value) {
 			json.Unmarshal([]byte(v.String()), &p.meta)
 		}
 		p.res = &r
+		p.raw, p.reps = map[string]string{}, map[string]*report.Report{}
+		for _, k := range wire.Reports {
+			if v := data.Get(k); v.Type() == app.TypeString {
+				p.raw[k] = v.String()
+			}
+		}
+		p.requestFindings()
 		p.elapsed = time.Since(p.started)
 		p.status = StatusReady
 		if p.tab == "" || p.tab == "formats" {
@@ -229,6 +243,11 @@ func (p *Page) onMessage(data app.Value) {
 		var w wire.LineWindow
 		if json.Unmarshal([]byte(payload), &w) == nil {
 			p.win = &w
+		}
+	case wire.TypeFindings:
+		var pg wire.FindingPage
+		if json.Unmarshal([]byte(payload), &pg) == nil {
+			p.fpage = &pg
 		}
 	case wire.TypeItems:
 		var pg wire.ItemPage
@@ -259,11 +278,13 @@ func (p *Page) evaluate(files app.Value) {
 		names = append(names, name)
 		p.names = append(p.names, name)
 	}
-	p.res, p.win, p.ipage, p.selKey = nil, nil, nil, ""
+	p.res, p.win, p.ipage, p.sel, p.fpage = nil, nil, nil, nil, nil
+	p.raw, p.reps, p.expanded = nil, nil, nil
 	p.meta = wire.ResultMeta{}
-	p.fSev, p.fCode, p.fPath, p.fLimit = "", "", "", 0
+	p.fq = wire.FindingQuery{}
 	p.iq = wire.ItemQuery{}
 	p.status, p.errMsg, p.notice = StatusLoading, "", ""
+	p.loads++
 	p.stage, p.done, p.total = "read", 0, 0
 	p.started = time.Now()
 	p.evalID = p.send(map[string]any{"type": wire.TypeEvaluate, "files": arr, "names": names})
@@ -273,6 +294,8 @@ func (p *Page) evaluate(files app.Value) {
 // the user picked.
 func (p *Page) loadDemo(ctx app.Context, e app.Event) {
 	p.status, p.errMsg, p.stage, p.done, p.total = StatusLoading, "", "fetch demo", 0, 0
+	p.res = nil
+	p.loads++
 	p.evalID = -1 // ignore late answers of a previous load
 	p.started = time.Now()
 	then(app.Window().Call("fetch", "/web/demo.eval752.zip"), func(resp app.Value) {
@@ -364,6 +387,35 @@ func (p *Page) setTab(id string) app.EventHandler {
 			p.requestItems()
 		}
 	}
+}
+
+// report returns the decoded report kind ("score", …), nil when the
+// result has none. Decoding happens on first use, so opening a tab costs
+// what that tab shows and nothing else.
+func (p *Page) report(kind string) *report.Report {
+	if r, ok := p.reps[kind]; ok {
+		return r
+	}
+	raw, ok := p.raw[kind]
+	if !ok || p.reps == nil {
+		return nil
+	}
+	var r report.Report
+	if err := json.Unmarshal([]byte(raw), &r); err != nil {
+		p.notice = "reading the " + kind + " report: " + err.Error()
+		p.reps[kind] = nil
+		return nil
+	}
+	p.reps[kind] = &r
+	return &r
+}
+
+func (p *Page) requestFindings() {
+	q := p.fq
+	if q.Limit == 0 {
+		q.Limit = findingsPage
+	}
+	p.sendJSON(wire.TypeFindings, q)
 }
 
 func (p *Page) requestItems() {

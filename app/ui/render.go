@@ -78,7 +78,7 @@ func (p *Page) renderLoad(status string) app.UI {
 				Text("load the demo bundle").OnClick(p.loadDemo),
 		),
 		app.Div().Class("status-line").Attr("aria-live", "polite").Body(
-			app.Span().Class("status status-"+status).Attr("data-test", "status").Text(status),
+			app.Span().Class("status status-"+status).Attr("data-test", "status").Attr("data-loads", p.loads).Text(status),
 			app.If(busy, func() app.UI {
 				return app.Span().Class("progress").Body(
 					app.Span().Class("stage").Text(p.stage),
@@ -184,7 +184,8 @@ func (p *Page) renderTabs() app.UI {
 			if p.res != nil {
 				switch t.ID {
 				case "findings":
-					label += fmt.Sprintf(" (%d)", len(p.res.Findings))
+					c := p.res.Counts
+					label += fmt.Sprintf(" (%d)", c.Error+c.Warning+c.Info)
 				case "items":
 					if p.meta.Items > 0 {
 						label += fmt.Sprintf(" (%d)", p.meta.Items)
@@ -210,17 +211,18 @@ func (p *Page) renderView() app.UI {
 	case "findings":
 		return p.renderFindings()
 	case "scores":
-		return reportOrEmpty("score", p.res.Score, "Nothing to score: the inputs hold no results, predictions or TREC run.")
+		return p.reportOrEmpty("score", p.report("score"), "Nothing to score: the inputs hold no results, predictions or TREC run.")
 	case "compare":
-		return reportOrEmpty("compare", p.res.Compare, "A comparison needs two runs of the same items; these inputs have "+strconv.Itoa(len(p.res.Runs))+".")
+		return p.reportOrEmpty("compare", p.report("compare"), "A comparison needs two runs of the same items; these inputs have "+strconv.Itoa(len(p.res.Runs))+".")
 	case "audit":
+		audit := p.report("audit")
 		return app.Div().Body(
-			app.If(p.res.Audit != nil, func() app.UI {
+			app.If(audit != nil, func() app.UI {
 				return app.Div().Class("actions").Body(
 					app.Button().Class("button").Attr("data-test", "export-audit-csv").Text("Download the audit as CSV").OnClick(p.export("audit", "csv")),
 				)
 			}),
-			reportOrEmpty("audit", p.res.Audit, "Nothing to audit in these inputs."),
+			p.reportOrEmpty("audit", audit, "Nothing to audit in these inputs."),
 		)
 	case "items":
 		return p.renderItems()

@@ -13,18 +13,18 @@ import (
 )
 
 // reportOrEmpty renders r, or a short explanation when it is nil.
-func reportOrEmpty(kind string, r *report.Report, empty string) app.UI {
+func (p *Page) reportOrEmpty(kind string, r *report.Report, empty string) app.UI {
 	if r == nil {
 		return app.P().Class("empty").Attr("data-test", "empty-"+kind).Text(empty)
 	}
-	return renderReport(kind, r)
+	return p.renderReport(kind, r)
 }
 
 // renderReport draws any report.Report generically: sections, paragraphs,
 // tables (figures with CI, n/denominator, threshold and flag), bar charts
 // for tables marked Chart, and notes. kind ("score", "compare", "audit",
 // "overview") becomes data-report so tests can tell the reports apart.
-func renderReport(kind string, r *report.Report) app.UI {
+func (p *Page) renderReport(kind string, r *report.Report) app.UI {
 	return app.Article().Class("report").Attr("data-report", kind).Body(
 		app.H2().Text(r.Title),
 		app.If(len(r.Config) > 0, func() app.UI {
@@ -36,16 +36,16 @@ func renderReport(kind string, r *report.Report) app.UI {
 			)
 		}),
 		app.Range(r.Sections).Slice(func(i int) app.UI {
-			return renderSection(kind, r.Sections[i])
+			return p.renderSection(kind, r.Sections[i])
 		}),
 	)
 }
 
-func renderSection(kind string, s report.Section) app.UI {
+func (p *Page) renderSection(kind string, s report.Section) app.UI {
 	return app.Section().Class("rsection").Attr("data-section", s.ID).Body(
 		app.If(s.Title != "", func() app.UI { return app.H3().Text(s.Title) }),
 		app.Range(s.Text).Slice(func(i int) app.UI { return app.P().Text(s.Text[i]) }),
-		app.Range(s.Tables).Slice(func(i int) app.UI { return renderTable(kind, s.Tables[i]) }),
+		app.Range(s.Tables).Slice(func(i int) app.UI { return p.renderTable(kind, s.Tables[i]) }),
 		app.If(len(s.Notes) > 0, func() app.UI {
 			return app.Ul().Class("notes").Body(app.Range(s.Notes).Slice(func(i int) app.UI {
 				return app.Li().Text(s.Notes[i])
@@ -54,7 +54,18 @@ func renderSection(kind string, s report.Section) app.UI {
 	)
 }
 
-func renderTable(kind string, t report.Table) app.UI {
+// maxRows is how many rows a table shows before a "show all" button: a
+// per-item table of a 20k-item set would otherwise cost seconds of DOM work.
+const maxRows = 300
+
+func (p *Page) renderTable(kind string, t report.Table) app.UI {
+	key := kind + "/" + t.ID
+	rows := t.Rows
+	hidden := 0
+	if len(rows) > maxRows && !p.expanded[key] {
+		hidden = len(rows) - maxRows
+		rows = rows[:maxRows]
+	}
 	return app.Div().Class("rtable").Attr("data-table", t.ID).Body(
 		app.If(t.Title != "", func() app.UI { return app.H4().Text(t.Title) }),
 		app.If(t.Chart, func() app.UI { return app.Raw(chartSVG(t)) }),
@@ -68,8 +79,8 @@ func renderTable(kind string, t report.Table) app.UI {
 					}
 					return th
 				}))),
-				app.TBody().Body(app.Range(t.Rows).Slice(func(i int) app.UI {
-					row := t.Rows[i]
+				app.TBody().Body(app.Range(rows).Slice(func(i int) app.UI {
+					row := rows[i]
 					return app.Tr().Body(app.Range(row).Slice(func(j int) app.UI {
 						if j >= len(t.Columns) {
 							return nil
@@ -79,6 +90,16 @@ func renderTable(kind string, t report.Table) app.UI {
 				})),
 			),
 		),
+		app.If(hidden > 0, func() app.UI {
+			return app.Button().Class("button small").Attr("data-test", "show-all-rows").
+				Text(fmt.Sprintf("show all %d rows (%d more)", len(t.Rows), hidden)).
+				OnClick(func(ctx app.Context, e app.Event) {
+					if p.expanded == nil {
+						p.expanded = map[string]bool{}
+					}
+					p.expanded[key] = true
+				})
+		}),
 		app.If(len(t.Notes) > 0, func() app.UI {
 			return app.Ul().Class("notes").Body(app.Range(t.Notes).Slice(func(i int) app.UI {
 				return app.Li().Text(t.Notes[i])
@@ -149,18 +170,21 @@ func renderCell(kind, table string, c report.Cell, first bool) app.UI {
 
 // bar is one bar of a chart.
 type bar struct {
-	label           string
-	v, lo, hi       float64
-	hasCI           bool
-	pass, hasPass   bool
-	flag            string
-	display, range_ string
+	metric        string
+	label         string
+	v, lo, hi     float64
+	hasCI         bool
+	pass, hasPass bool
+	flag          string
+	display       string
 }
 
-// chartSVG draws a horizontal bar chart with error bars, one bar per figure
-// of t (at most 60). The scale is [0, 1] when every value and bound lies in
-// it (rates), otherwise it spans the data and 0. Colours come from CSS
-// classes; there is no inline style (the CSP forbids it).
+// chartSVG draws horizontal bars with error bars, one per figure of t (at
+// most 80), in one panel per metric so each metric gets its own scale (a
+// rate in [0, 1] and a cost in dollars do not share an axis). A panel's
+// scale is [0, 1] when every value and bound lies in it, otherwise it spans
+// the data and 0. Colours come from CSS classes; there is no inline style
+// (the CSP forbids it).
 func chartSVG(t report.Table) string {
 	var bars []bar
 	metricCols := 0
@@ -188,7 +212,7 @@ func chartSVG(t report.Table) string {
 				}
 				l += t.Columns[j].Label
 			}
-			b := bar{label: l, v: *c.Value, lo: *c.Value, hi: *c.Value, display: c.FormatValue(), flag: c.Flag}
+			b := bar{metric: c.Metric, label: l, v: *c.Value, lo: *c.Value, hi: *c.Value, display: c.FormatValue(), flag: c.Flag}
 			if c.CILow != nil && c.CIHigh != nil && !math.IsNaN(*c.CILow) && !math.IsNaN(*c.CIHigh) {
 				b.lo, b.hi, b.hasCI = *c.CILow, *c.CIHigh, true
 			}
@@ -198,33 +222,34 @@ func chartSVG(t report.Table) string {
 			bars = append(bars, b)
 		}
 	}
-	if len(bars) > 60 {
-		bars = bars[:60]
+	if len(bars) > 80 {
+		bars = bars[:80]
 	}
 	if len(bars) == 0 {
 		return "<div></div>"
 	}
-	lo, hi := 0.0, 0.0
+	// Panels: one per metric, in first-seen order.
+	var order []string
+	panels := map[string][]bar{}
 	for _, b := range bars {
-		lo = math.Min(lo, math.Min(b.v, b.lo))
-		hi = math.Max(hi, math.Max(b.v, b.hi))
-	}
-	if lo >= 0 && hi <= 1 {
-		lo, hi = 0, 1
-	}
-	if hi == lo {
-		hi = lo + 1
+		if _, ok := panels[b.metric]; !ok {
+			order = append(order, b.metric)
+		}
+		panels[b.metric] = append(panels[b.metric], b)
 	}
 	const (
 		labelW = 230.0
 		plotW  = 420.0
 		valueW = 90.0
 		rowH   = 22.0
-		top    = 8.0
+		headH  = 20.0
+		axisH  = 22.0
 	)
 	width := labelW + plotW + valueW
-	height := top + rowH*float64(len(bars)) + 24
-	x := func(v float64) float64 { return labelW + (v-lo)/(hi-lo)*plotW }
+	height := 0.0
+	for _, m := range order {
+		height += headH + rowH*float64(len(panels[m])) + axisH
+	}
 	var s strings.Builder
 	title := t.Title
 	if title == "" {
@@ -233,49 +258,72 @@ func chartSVG(t report.Table) string {
 	fmt.Fprintf(&s, `<svg class="chart" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 %.0f %.0f" role="img" aria-label="%s">`,
 		width, height, html.EscapeString("chart: "+title))
 	fmt.Fprintf(&s, `<title>%s</title>`, html.EscapeString(title))
-	// grid: 0, 25, 50, 75, 100 % of the range
-	for k := 0; k <= 4; k++ {
-		v := lo + (hi-lo)*float64(k)/4
-		gx := x(v)
-		fmt.Fprintf(&s, `<line class="grid-line" x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f"/>`, gx, top, gx, height-20)
-		fmt.Fprintf(&s, `<text class="axis" x="%.1f" y="%.1f" text-anchor="middle">%s</text>`, gx, height-6, strconv.FormatFloat(v, 'g', 3, 64))
-	}
-	zero := x(0)
-	for i, b := range bars {
-		y := top + rowH*float64(i)
-		cls := "bar"
-		if b.hasPass {
-			if b.pass {
-				cls += " bar-pass"
-			} else {
-				cls += " bar-fail"
+	y0 := 0.0
+	for _, m := range order {
+		pb := panels[m]
+		lo, hi := 0.0, 0.0
+		for _, b := range pb {
+			lo = math.Min(lo, math.Min(b.v, b.lo))
+			hi = math.Max(hi, math.Max(b.v, b.hi))
+		}
+		if lo >= 0 && hi <= 1 {
+			lo, hi = 0, 1
+		}
+		if hi == lo {
+			hi = lo + 1
+		}
+		x := func(v float64) float64 { return labelW + (v-lo)/(hi-lo)*plotW }
+		name := m
+		if name == "" {
+			name = "value"
+		}
+		fmt.Fprintf(&s, `<text class="panel" x="%.1f" y="%.1f">%s</text>`, labelW, y0+14, html.EscapeString(name))
+		top := y0 + headH
+		bottom := top + rowH*float64(len(pb))
+		for k := 0; k <= 4; k++ {
+			v := lo + (hi-lo)*float64(k)/4
+			gx := x(v)
+			fmt.Fprintf(&s, `<line class="grid-line" x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f"/>`, gx, top, gx, bottom)
+			fmt.Fprintf(&s, `<text class="axis" x="%.1f" y="%.1f" text-anchor="middle">%s</text>`, gx, bottom+13, strconv.FormatFloat(v, 'g', 3, 64))
+		}
+		zero := x(0)
+		for i, b := range pb {
+			y := top + rowH*float64(i)
+			cls := "bar"
+			if b.hasPass {
+				if b.pass {
+					cls += " bar-pass"
+				} else {
+					cls += " bar-fail"
+				}
 			}
+			x0, x1 := math.Min(zero, x(b.v)), math.Max(zero, x(b.v))
+			label := b.label
+			if len([]rune(label)) > 34 {
+				label = string([]rune(label)[:33]) + "…"
+			}
+			tip := b.label + ": " + b.display
+			if b.hasCI {
+				tip += fmt.Sprintf(" [%s, %s]", strconv.FormatFloat(b.lo, 'g', 4, 64), strconv.FormatFloat(b.hi, 'g', 4, 64))
+			}
+			if b.flag != "" {
+				tip += " (" + b.flag + ")"
+			}
+			fmt.Fprintf(&s, `<g><title>%s</title>`, html.EscapeString(tip))
+			fmt.Fprintf(&s, `<text class="label" x="%.1f" y="%.1f" text-anchor="end">%s</text>`, labelW-8, y+rowH*0.68, html.EscapeString(label))
+			fmt.Fprintf(&s, `<rect class="%s" x="%.1f" y="%.1f" width="%.1f" height="%.1f" rx="2"/>`, cls, x0, y+4, math.Max(x1-x0, 1), rowH-8)
+			if b.hasCI {
+				cy := y + rowH/2
+				fmt.Fprintf(&s, `<line class="err" x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f"/>`, x(b.lo), cy, x(b.hi), cy)
+				fmt.Fprintf(&s, `<line class="err" x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f"/>`, x(b.lo), cy-5, x(b.lo), cy+5)
+				fmt.Fprintf(&s, `<line class="err" x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f"/>`, x(b.hi), cy-5, x(b.hi), cy+5)
+			}
+			fmt.Fprintf(&s, `<text class="value" x="%.1f" y="%.1f">%s</text></g>`, labelW+plotW+8, y+rowH*0.68, html.EscapeString(b.display))
 		}
-		x0, x1 := math.Min(zero, x(b.v)), math.Max(zero, x(b.v))
-		label := b.label
-		if len([]rune(label)) > 34 {
-			label = string([]rune(label)[:33]) + "…"
+		if lo < 0 {
+			fmt.Fprintf(&s, `<line class="zero" x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f"/>`, zero, top, zero, bottom)
 		}
-		tip := b.label + ": " + b.display
-		if b.hasCI {
-			tip += fmt.Sprintf(" [%s, %s]", strconv.FormatFloat(b.lo, 'g', 4, 64), strconv.FormatFloat(b.hi, 'g', 4, 64))
-		}
-		if b.flag != "" {
-			tip += " (" + b.flag + ")"
-		}
-		fmt.Fprintf(&s, `<g><title>%s</title>`, html.EscapeString(tip))
-		fmt.Fprintf(&s, `<text class="label" x="%.1f" y="%.1f" text-anchor="end">%s</text>`, labelW-8, y+rowH*0.68, html.EscapeString(label))
-		fmt.Fprintf(&s, `<rect class="%s" x="%.1f" y="%.1f" width="%.1f" height="%.1f" rx="2"/>`, cls, x0, y+4, math.Max(x1-x0, 1), rowH-8)
-		if b.hasCI {
-			cy := y + rowH/2
-			fmt.Fprintf(&s, `<line class="err" x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f"/>`, x(b.lo), cy, x(b.hi), cy)
-			fmt.Fprintf(&s, `<line class="err" x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f"/>`, x(b.lo), cy-5, x(b.lo), cy+5)
-			fmt.Fprintf(&s, `<line class="err" x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f"/>`, x(b.hi), cy-5, x(b.hi), cy+5)
-		}
-		fmt.Fprintf(&s, `<text class="value" x="%.1f" y="%.1f">%s</text></g>`, labelW+plotW+8, y+rowH*0.68, html.EscapeString(b.display))
-	}
-	if lo < 0 {
-		fmt.Fprintf(&s, `<line class="zero" x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f"/>`, zero, top, zero, height-20)
+		y0 = bottom + axisH
 	}
 	s.WriteString(`</svg>`)
 	return s.String()

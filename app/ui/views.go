@@ -2,7 +2,6 @@ package ui
 
 import (
 	"fmt"
-	"sort"
 	"strconv"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
@@ -60,13 +59,19 @@ func (p *Page) renderOverview() app.UI {
 				)),
 			)
 		}),
-		app.If(r.Overview != nil, func() app.UI { return renderReport("overview", r.Overview) }),
+		app.If(p.raw["overview"] != "", func() app.UI {
+			if ov := p.report("overview"); ov != nil {
+				return p.renderReport("overview", ov)
+			}
+			return nil
+		}),
 	)
 }
 
 func (p *Page) showCode(code string) app.EventHandler {
 	return func(ctx app.Context, e app.Event) {
-		p.fCode, p.fSev, p.fPath, p.fLimit = code, "", "", 0
+		p.fq = wire.FindingQuery{Code: code}
+		p.requestFindings()
 		p.tab = "findings"
 	}
 }
@@ -79,47 +84,22 @@ func sevBadge(s finding.Severity) app.UI {
 
 const findingsPage = 300
 
-func findingKey(f finding.Finding) string {
-	return fmt.Sprintf("%s\x00%d\x00%s\x00%s\x00%s", f.Path, f.Line, f.Code, f.Pointer, f.Message)
-}
-
 func (p *Page) renderFindings() app.UI {
-	all := p.res.Findings
-	codes := map[string]bool{}
-	paths := map[string]bool{}
-	for _, f := range all {
-		codes[f.Code] = true
-		paths[f.Path] = true
+	pg := p.fpage
+	if pg == nil {
+		return app.P().Class("muted").Text("loading findings…")
 	}
-	var shown []finding.Finding
-	for _, f := range all {
-		if (p.fSev == "" || f.Severity.String() == p.fSev) && (p.fCode == "" || f.Code == p.fCode) && (p.fPath == "" || f.Path == p.fPath) {
-			shown = append(shown, f)
-		}
-	}
-	limit := p.fLimit
-	if limit == 0 {
-		limit = findingsPage
-	}
-	more := len(shown) - limit
-	if more > 0 {
-		shown = shown[:limit]
-	}
-	var sel *finding.Finding
-	for i := range all {
-		if findingKey(all[i]) == p.selKey {
-			sel = &all[i]
-		}
-	}
+	shown := pg.Findings
+	sel := p.sel
 	return app.Div().Class("findings").Body(
 		app.Div().Class("filters").Attr("role", "group").Attr("aria-label", "filter findings").Body(
-			selectBox("f-sev", "severity", p.fSev, []string{"error", "warning", "info"}, func(v string) { p.fSev, p.fLimit = v, 0 }),
-			selectBox("f-code", "rule", p.fCode, sortedKeys(codes), func(v string) { p.fCode, p.fLimit = v, 0 }),
-			selectBox("f-path", "file", p.fPath, sortedKeys(paths), func(v string) { p.fPath, p.fLimit = v, 0 }),
-			app.Span().Class("muted").Attr("data-test", "findings-shown").Text(fmt.Sprintf("%d of %d findings", len(shown)+max(more, 0), len(all))),
+			selectBox("f-sev", "severity", p.fq.Severity, []string{"error", "warning", "info"}, func(v string) { p.fq.Severity = v; p.refilter() }),
+			selectBox("f-code", "rule", p.fq.Code, pg.Codes, func(v string) { p.fq.Code = v; p.refilter() }),
+			selectBox("f-path", "file", p.fq.Path, pg.Paths, func(v string) { p.fq.Path = v; p.refilter() }),
+			app.Span().Class("muted").Attr("data-test", "findings-shown").Text(fmt.Sprintf("%d of %d findings", pg.Matches, pg.Total)),
 			app.Button().Class("button small").Text("Download CSV").OnClick(p.export("findings", "csv")),
 		),
-		app.If(len(all) == 0, func() app.UI {
+		app.If(pg.Total == 0, func() app.UI {
 			return app.P().Class("empty good").Text("No findings: every check passed.")
 		}),
 		app.Div().Class("split").Body(
@@ -132,9 +112,8 @@ func (p *Page) renderFindings() app.UI {
 				)),
 				app.TBody().Body(app.Range(shown).Slice(func(i int) app.UI {
 					f := shown[i]
-					key := findingKey(f)
 					cls := "finding"
-					if key == p.selKey {
+					if sel != nil && *sel == f {
 						cls += " selected"
 					}
 					where := f.Path
@@ -164,17 +143,30 @@ func (p *Page) renderFindings() app.UI {
 			)),
 			app.If(sel != nil, func() app.UI { return p.renderFindingDetail(*sel) }),
 		),
-		app.If(more > 0, func() app.UI {
-			return app.Button().Class("button").Text(fmt.Sprintf("Show %d more", min(more, findingsPage))).OnClick(func(ctx app.Context, e app.Event) {
-				p.fLimit = limit + findingsPage
-			})
+		app.If(pg.Matches > len(shown), func() app.UI {
+			return app.Div().Class("pager").Body(
+				app.Button().Class("button").Disabled(pg.Offset == 0).Text("← previous").OnClick(func(ctx app.Context, e app.Event) {
+					p.fq.Offset = max(pg.Offset-findingsPage, 0)
+					p.requestFindings()
+				}),
+				app.Span().Class("muted").Text(fmt.Sprintf("%d–%d of %d", pg.Offset+1, pg.Offset+len(shown), pg.Matches)),
+				app.Button().Class("button").Disabled(pg.Offset+len(shown) >= pg.Matches).Text("next →").OnClick(func(ctx app.Context, e app.Event) {
+					p.fq.Offset = pg.Offset + findingsPage
+					p.requestFindings()
+				}),
+			)
 		}),
 	)
 }
 
+func (p *Page) refilter() {
+	p.fq.Offset = 0
+	p.requestFindings()
+}
+
 func (p *Page) openFinding(f finding.Finding) app.EventHandler {
 	return func(ctx app.Context, e app.Event) {
-		p.selKey = findingKey(f)
+		p.sel = &f
 		p.win = nil
 		if f.Line > 0 {
 			p.sendJSON(wire.TypeLines, wire.LinesRequest{Path: f.Path, Line: f.Line, Context: 3})
@@ -245,15 +237,6 @@ func (p *Page) renderWindow(f finding.Finding) app.UI {
 			)
 		}),
 	)
-}
-
-func sortedKeys(m map[string]bool) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
 }
 
 // selectBox is a labelled <select> whose first option means "all".

@@ -71,9 +71,17 @@ var (
 	ruleB2AnswerFormat = register(finding.Rule{
 		Code:        "b2.answer-format",
 		Severity:    finding.Error,
-		Description: "An answerable annotation's answer matches answer_format: int → JSON integer, float → number, str → string, list → array (none is only for unanswerable ones).",
-		Source:      "seed 000 §1 (answer_format: str | int | float | list | none)",
-		Hint:        "Make the answer's JSON type match answer_format (e.g. 42, not \"42\", for int).",
+		Description: "An answerable annotation has an answer and an answer_format other than none (null and none are for unanswerable ones only).",
+		Source:      "seed 000 §1 (answer: 不可回答时为 null; answer_format: str | int | float | list | none)",
+		Hint:        "Give the answer and its format, or set unanswerable to true if the sources do not answer the question.",
+		Family:      "b2",
+	})
+	ruleB2AnswerType = register(finding.Rule{
+		Code:        "b2.answer-type",
+		Severity:    finding.Warning,
+		Description: "An answerable annotation's answer reads as its answer_format: int → an integer, float → a number, str → a string, list → an array. Seed 000 stores the answer as the original text (标准答案原文), so a string that reads as the number (\"42\", \"18.29%\", \"1,200\") or a list written as text (\"['a', 'b']\") is accepted.",
+		Source:      "seed 000 §1 (answer: 标准答案原文; answer_format: str | int | float | list | none)",
+		Hint:        "Make answer_format describe the answer (or fix the answer): a numeric answer format needs an answer that reads as a number.",
 		Family:      "b2",
 	})
 	ruleB2Share = register(finding.Rule{
@@ -424,14 +432,33 @@ func (c *checker) checkB2() {
 	}
 	// Corpus manifest: by source_id and by dataset.
 	bySource := map[string][]*model.CorpusEntry{}
+	var byPath []*model.CorpusEntry
 	revisions := map[string][]string{}
 	for i := range c.ds.Corpus {
 		r := &c.ds.Corpus[i]
 		if !r.Typed {
 			continue
 		}
-		bySource[r.V.SourceID] = append(bySource[r.V.SourceID], &r.V)
+		if r.V.SourceID != "" {
+			bySource[r.V.SourceID] = append(bySource[r.V.SourceID], &r.V)
+		} else {
+			byPath = append(byPath, &r.V)
+		}
+		// an entry without dataset names a revision of any dataset
 		revisions[r.V.Dataset] = append(revisions[r.V.Dataset], r.V.Revision)
+	}
+	// sourceEntries finds a gold source's manifest entries: by source_id, or,
+	// for entries written without one, by path ("mmlongbench:doc.pdf" ends
+	// with ":doc.pdf").
+	sourceEntries := func(id string) []*model.CorpusEntry {
+		es := bySource[id]
+		for _, e := range byPath {
+			p := strings.TrimPrefix(e.Path, "./")
+			if p != "" && (id == p || strings.HasSuffix(id, ":"+p) || strings.HasSuffix(id, "/"+p) || strings.HasSuffix(id, ":"+pathBase(p))) {
+				es = append(es, e)
+			}
+		}
+		return es
 	}
 	haveCorpus := c.has(model.FormatCorpusManifest) || len(c.ds.Corpus) > 0
 	// Sources registry: by dataset.
@@ -474,12 +501,8 @@ func (c *checker) checkB2() {
 			if len(a.Gold) == 0 {
 				at(ruleB2AnswerableGold, "/gold", "answerable annotation has no gold; name the source region that answers it")
 			}
-			if msg := answerFormatProblem(a.AnswerFormat, a.Answer); msg != "" {
-				p := "/answer"
-				if a.AnswerFormat == "none" || !knownAnswerFormat(a.AnswerFormat) {
-					p = "/answer_format"
-				}
-				at(ruleB2AnswerFormat, p, "%s", msg)
+			if rule, p, msg := answerFormatProblem(a.AnswerFormat, a.Answer); msg != "" {
+				at(rule, p, "%s", msg)
 			}
 		}
 
@@ -507,7 +530,7 @@ func (c *checker) checkB2() {
 			if once.first(ruleB2CorpusAbsent.Code, r.Path) {
 				c.add(ruleB2CorpusAbsent.At(r.Path, 0, "", "no corpus manifest was loaded: origin.revision (constraint 7), gold source_id and region extents of this file are not checked"))
 			}
-		} else if revs := revisions[a.Origin.Dataset]; len(revs) == 0 {
+		} else if revs := append(append([]string(nil), revisions[a.Origin.Dataset]...), revisions[""]...); len(revs) == 0 {
 			at(ruleB2Revision, "/origin/dataset", "dataset %q has no entry in the corpus manifest, so revision %q cannot be found", a.Origin.Dataset, a.Origin.Revision)
 		} else {
 			found := false
@@ -521,7 +544,7 @@ func (c *checker) checkB2() {
 		for i, g := range a.Gold {
 			var src *model.CorpusEntry
 			if haveCorpus {
-				entries := bySource[g.SourceID]
+				entries := sourceEntries(g.SourceID)
 				if len(entries) == 0 {
 					at(ruleB2Source, ptr("gold", i, "source_id"), "source_id %q is not in the corpus manifest", g.SourceID)
 				} else {
@@ -588,6 +611,14 @@ func (c *checker) checkB2() {
 	}
 }
 
+// pathBase is the last element of a slash-separated path.
+func pathBase(p string) string {
+	if i := strings.LastIndexByte(p, '/'); i >= 0 {
+		return p[i+1:]
+	}
+	return p
+}
+
 func knownAnswerFormat(f string) bool {
 	switch f {
 	case "str", "int", "float", "list", "none":
@@ -597,27 +628,71 @@ func knownAnswerFormat(f string) bool {
 }
 
 // answerFormatProblem checks an answerable annotation's answer against its
-// declared answer_format.
-func answerFormatProblem(format string, answer model.Raw) string {
+// declared answer_format and returns the rule, pointer and message of the
+// first problem ("" when none). An unknown answer_format is the schema's
+// finding (schema.enum), not repeated here.
+func answerFormatProblem(format string, answer model.Raw) (*finding.Rule, string, string) {
 	kind := rawKind(answer)
-	want := map[string]string{"str": "string", "float": "number", "int": "number", "list": "array"}[format]
-	wantName := map[string]string{"int": "integer"}[format]
-	if wantName == "" {
-		wantName = want
-	}
 	switch {
 	case format == "none":
-		return "answer_format \"none\" is only for unanswerable annotations; this one is answerable"
+		return ruleB2AnswerFormat, "/answer_format", "answer_format \"none\" is only for unanswerable annotations; this one is answerable"
 	case !knownAnswerFormat(format):
-		return fmt.Sprintf("answer_format %q is not str, int, float, list or none", format)
+		return nil, "", ""
 	case kind == "null":
-		return fmt.Sprintf("answer is null but answer_format is %s; only unanswerable annotations have a null answer", format)
-	case kind != want:
-		return fmt.Sprintf("answer is a JSON %s but answer_format is %s (want a JSON %s)", kind, format, wantName)
-	case format == "int" && !rawInteger(answer):
-		return fmt.Sprintf("answer %s is not an integer but answer_format is int", strings.TrimSpace(string(answer)))
+		return ruleB2AnswerFormat, "/answer", fmt.Sprintf("answer is null but answer_format is %s; only unanswerable annotations have a null answer", format)
 	}
-	return ""
+	text := strings.TrimSpace(string(answer))
+	if s, ok := rawString(answer); ok {
+		text = s
+	}
+	mismatch := func(want string) (*finding.Rule, string, string) {
+		if kind == "string" {
+			return ruleB2AnswerType, "/answer", fmt.Sprintf("answer %q does not read as %s, but answer_format is %s", clip(text, 60), want, format)
+		}
+		return ruleB2AnswerType, "/answer", fmt.Sprintf("answer is a JSON %s but answer_format is %s (want %s)", kind, format, want)
+	}
+	switch format {
+	case "int":
+		if kind == "number" && !rawInteger(answer) || kind == "string" && !numericText(text, true) || kind != "number" && kind != "string" {
+			return mismatch("an integer")
+		}
+	case "float":
+		if kind == "string" && !numericText(text, false) || kind != "number" && kind != "string" {
+			return mismatch("a number")
+		}
+	case "str":
+		if kind != "string" {
+			return mismatch("a string")
+		}
+	case "list":
+		t := strings.TrimSpace(text)
+		if kind == "string" && !(strings.HasPrefix(t, "[") && strings.HasSuffix(t, "]")) || kind != "array" && kind != "string" {
+			return mismatch("a list")
+		}
+	}
+	return nil, "", ""
+}
+
+// numericText reports whether an answer's text reads as a number: an
+// optional sign, an optional currency sign, digits (with "," thousands
+// separators), an optional fraction (not when integer is set), and an
+// optional trailing "%".
+func numericText(s string, integer bool) bool {
+	t := strings.TrimSpace(s)
+	t = strings.TrimSpace(strings.TrimSuffix(t, "%"))
+	t = strings.TrimPrefix(strings.TrimPrefix(t, "-"), "+")
+	for _, cur := range []string{"$", "€", "£", "¥", "￥"} {
+		t = strings.TrimPrefix(t, cur)
+	}
+	if t == "" {
+		return false
+	}
+	intPart, frac, hasFrac := strings.Cut(t, ".")
+	if hasFrac && (integer || frac == "" || strings.Trim(frac, "0123456789") != "") {
+		return false
+	}
+	intPart = strings.ReplaceAll(intPart, ",", "")
+	return intPart != "" && strings.Trim(intPart, "0123456789") == "" || intPart == "" && hasFrac
 }
 
 // checkSourcesSelf flags registry entries whose annotation_source reads like

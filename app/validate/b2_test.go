@@ -159,16 +159,42 @@ var b2Cases = []ruleCase{
 		patch(goodB2, "answer", raw(`0.5`), "answer_format", "float"),
 		patch(goodB2, "answer", raw(`["a","b"]`), "answer_format", "list"),
 	)},
-	{name: "types differ", code: "b2.answer-format", ds: b2(
-		patch(goodB2, "answer", "42", "answer_format", "int"),
-		patch(goodB2, "answer", raw(`4.0`), "answer_format", "int"),
-		patch(goodB2, "answer", "a", "answer_format", "list"),
+	// Only contradictions with unanswerable=false are errors: answer_format
+	// "none" (line 1) and a null answer (line 2). An unknown format is the
+	// schema's enum finding, not repeated here (line 3).
+	{name: "answerable but none or null", code: "b2.answer-format", ds: b2(
 		patch(goodB2, "answer", nil, "answer_format", "none"),
-		patch(goodB2, "answer_format", "text"),
 		patch(goodB2, "answer", nil),
+		patch(goodB2, "answer_format", "text"),
+	),
+		want: []string{"sets/b2.jsonl:1:/answer_format", "sets/b2.jsonl:2:/answer"}},
+
+	// Seed 000 §1 stores the answer as the original text (标准答案原文): a
+	// string that reads as the declared number, or a list written as text,
+	// agrees with its format (MMLongBench-Doc writes "18.29%" for Float).
+	{name: "text answers that read as the format", code: "b2.answer-type", ds: b2(
+		goodB2,
+		patch(goodB2, "answer", raw(`42`), "answer_format", "int"),
+		patch(goodB2, "answer", "42", "answer_format", "int"),
+		patch(goodB2, "answer", "21%", "answer_format", "int"),
+		patch(goodB2, "answer", "1,200", "answer_format", "int"),
+		patch(goodB2, "answer", raw(`42`), "answer_format", "float"),
+		patch(goodB2, "answer", "18.29%", "answer_format", "float"),
+		patch(goodB2, "answer", "$49.99", "answer_format", "float"),
+		patch(goodB2, "answer", "-0.5", "answer_format", "float"),
+		patch(goodB2, "answer", raw(`["a","b"]`), "answer_format", "list"),
+		patch(goodB2, "answer", "['a', 'b']", "answer_format", "list"),
+	)},
+	{name: "answers that do not read as the format", code: "b2.answer-type", ds: b2(
+		patch(goodB2, "answer", "yes", "answer_format", "int"),      // 1
+		patch(goodB2, "answer", raw(`4.5`), "answer_format", "int"), // 2
+		patch(goodB2, "answer", "2.5", "answer_format", "int"),      // 3
+		patch(goodB2, "answer", "14:04 CET", "answer_format", "float"),
+		patch(goodB2, "answer", "a", "answer_format", "list"),
+		patch(goodB2, "answer", raw(`7`), "answer_format", "str"),
 	),
 		want: []string{"sets/b2.jsonl:1:/answer", "sets/b2.jsonl:2:/answer", "sets/b2.jsonl:3:/answer",
-			"sets/b2.jsonl:4:/answer_format", "sets/b2.jsonl:5:/answer_format", "sets/b2.jsonl:6:/answer"}},
+			"sets/b2.jsonl:4:/answer", "sets/b2.jsonl:5:/answer", "sets/b2.jsonl:6:/answer"}},
 
 	// 2 of 10 = 20 % ≥ 15 %: silent.
 	{name: "20 percent", code: "b2.unanswerable-share", ds: b2(share("dev", 10, 2)...)},

@@ -24,16 +24,16 @@ var (
 	})
 	ruleManifestKind = register(finding.Rule{
 		Code:        "bundle.manifest-kind",
-		Severity:    finding.Error,
-		Description: "manifest.json's kind (alias type) is \"dataset\" or \"results\".",
+		Severity:    finding.Warning,
+		Description: "manifest.json's kind (alias type, bundle_type) reads as \"dataset\" or \"results\" (case, separators and a prefix are ignored: \"Dataset\", \"eval752-dataset\", \"result\"); another kind is read as a dataset.",
 		Source:      "seed 004 .eval752.zip 包结构 (自包含的数据集（或结果）包)",
 		Hint:        "Use \"dataset\" for a set of questions, \"results\" for a bundle that also carries results.jsonl.",
 		Family:      "bundle",
 	})
 	ruleManifestVersion = register(finding.Rule{
 		Code:        "bundle.manifest-version",
-		Severity:    finding.Error,
-		Description: "manifest.json's format_version (alias version) is a version eval752 reads: 1 or 1.x.",
+		Severity:    finding.Warning,
+		Description: "manifest.json's format_version (alias version, schema_version) is a version eval752 knows: 1 or 1.x (another version is read as 1 and may be misread).",
 		Source:      "seed 004 .eval752.zip 包结构 (manifest.json: 包格式版本)",
 		Hint:        "Set format_version to 1; a newer bundle needs a newer eval752.",
 		Family:      "bundle",
@@ -65,7 +65,7 @@ var (
 	ruleVersionHash = register(finding.Rule{
 		Code:        "bundle.version-hash",
 		Severity:    finding.Error,
-		Description: "meta.json's version_hash equals the hash recomputed from the bundle's sections/, assets/, checkers/ and corpus/ files.",
+		Description: "meta.json's version_hash (alias hash, versionHash, …), when it is a sha256 hex value or a prefix of ≥ 8 hex digits, equals the hash recomputed from the bundle's sections/, assets/, checkers/ and corpus/ files (recipe in docs/formats.md).",
 		Source:      "seed 004 .eval752.zip 包结构 (meta.json: 版本哈希)",
 		Hint:        "The content changed after version_hash was written: update it to the expected value (or restore the content).",
 		Family:      "bundle",
@@ -78,10 +78,18 @@ var (
 		Hint:        "Add \"version_hash\" with the value in the message.",
 		Family:      "bundle",
 	})
+	ruleMetaName = register(finding.Rule{
+		Code:        "bundle.meta-name",
+		Severity:    finding.Warning,
+		Description: "meta.json names the dataset (name, alias title).",
+		Source:      "seed 004 .eval752.zip 包结构 (meta.json: 名称、描述、版本哈希)",
+		Hint:        "Add \"name\": the reports and the page show it.",
+		Family:      "bundle",
+	})
 	ruleVersionHashUnverifiable = register(finding.Rule{
 		Code:        "bundle.version-hash-unverifiable",
 		Severity:    finding.Info,
-		Description: "A version_hash that is not hex (a free-form label), or of a meta.json given outside its archive, cannot be checked against the content.",
+		Description: "A version_hash that is not a sha256 hex value (a label, another algorithm, fewer than 8 hex digits), or of a meta.json given outside its archive, cannot be checked against the content.",
 		Source:      "seed 004 .eval752.zip 包结构 (meta.json: 版本哈希)",
 		Hint:        "Use \"sha256:<hex>\" as computed by eval752 so the hash can be verified.",
 		Family:      "bundle",
@@ -100,24 +108,26 @@ func (c *checker) checkManifest(b *dataset.Bundle) {
 	if m == nil || !m.Typed {
 		return
 	}
-	kind, kindPtr := m.V.Kind, "/kind"
-	if kind == "" && m.V.Type != "" {
-		kind, kindPtr = m.V.Type, "/type"
+	kindKey, _ := dataset.AliasKey(m.Raw, dataset.ManifestKindKeys)
+	verKey, _ := dataset.AliasKey(m.Raw, dataset.ManifestVersionKeys)
+	kind, kindPtr := m.V.Kind, "/"+kindKey
+	if kind == "" {
+		kind = m.V.Type
 	}
-	ver, verPtr := m.V.FormatVersion, "/format_version"
-	if ver == nil && m.V.Version != nil {
-		ver, verPtr = m.V.Version, "/version"
+	ver, verPtr := m.V.FormatVersion, "/"+verKey
+	if ver == nil {
+		ver = m.V.Version
 	}
 	var missing []string
 	if kind == "" {
 		missing = append(missing, "kind")
-	} else if kind != "dataset" && kind != "results" {
-		c.add(ruleManifestKind.At(m.Path, m.Line, kindPtr, "manifest kind %q is not \"dataset\" or \"results\"", kind))
+	} else if dataset.NormalizeKind(kind) == "" {
+		c.add(ruleManifestKind.At(m.Path, m.Line, kindPtr, "manifest kind %q reads as neither \"dataset\" nor \"results\"; the bundle is read as a dataset", kind))
 	}
 	if ver == nil {
 		missing = append(missing, "format_version")
 	} else if s, ok := knownFormatVersion(ver); !ok {
-		c.add(ruleManifestVersion.At(m.Path, m.Line, verPtr, "manifest format_version %s is not one eval752 reads (1 or 1.x)", s))
+		c.add(ruleManifestVersion.At(m.Path, m.Line, verPtr, "manifest format_version %s is not one eval752 knows (1 or 1.x); the bundle is read as version 1", s))
 	}
 	if len(missing) > 0 {
 		c.add(ruleManifestIncomplete.At(m.Path, m.Line, "", "manifest.json does not state %s", strings.Join(missing, " or ")))
@@ -179,12 +189,20 @@ func (c *checker) checkMeta(b *dataset.Bundle) {
 		return
 	}
 	declared := strings.TrimSpace(m.V.VersionHash)
+	hashKey, _ := dataset.AliasKey(m.Raw, dataset.MetaHashKeys)
+	if hashKey == "" {
+		hashKey = "version_hash"
+	}
+	hashPtr := "/" + hashKey
+	if strings.TrimSpace(m.V.Name) == "" {
+		c.add(ruleMetaName.At(m.Path, m.Line, "", "meta.json has no name"))
+	}
 	if len(b.Entries) == 0 {
 		// meta.json given on its own, not inside an archive: the content
 		// it describes was not loaded.
 		if declared != "" {
-			c.add(ruleVersionHashUnverifiable.At(m.Path, m.Line, "/version_hash",
-				"version_hash %q cannot be checked: meta.json was given outside its .eval752.zip", declared).
+			c.add(ruleVersionHashUnverifiable.At(m.Path, m.Line, hashPtr,
+				"%s %q cannot be checked: meta.json was given outside its .eval752.zip", hashKey, declared).
 				WithHint("Validate the packed bundle to check its version hash."))
 		}
 		return
@@ -192,17 +210,23 @@ func (c *checker) checkMeta(b *dataset.Bundle) {
 	want := dataset.VersionHash(b.SHA256)
 	if declared == "" {
 		c.add(ruleVersionHashMissing.At(m.Path, m.Line, "", "meta.json has no version_hash; the content hashes to %s", want).
-			WithHint("Add \"version_hash\": \"" + want + "\" to meta.json."))
+			WithHint("Add \"version_hash\": \"" + want + "\" to meta.json (" + versionHashRecipe + ")."))
 		return
 	}
 	ok, verifiable := dataset.MatchVersionHash(declared, want)
 	switch {
 	case !verifiable:
-		c.add(ruleVersionHashUnverifiable.At(m.Path, m.Line, "/version_hash",
-			"version_hash %q is not a hex hash and cannot be checked; the content hashes to %s", declared, want))
+		c.add(ruleVersionHashUnverifiable.At(m.Path, m.Line, hashPtr,
+			"%s %q is not a sha256 hex value (or a prefix of ≥ 8 hex digits), so it is kept as a label and not checked; the content hashes to %s", hashKey, declared, want).
+			WithHint("To have it verified, write \"version_hash\": \"" + want + "\" (" + versionHashRecipe + ")."))
 	case !ok:
-		c.add(ruleVersionHash.At(m.Path, m.Line, "/version_hash",
-			"version_hash %s does not match the bundle content: expected %s", declared, want).
-			WithHint("Set \"version_hash\": \"" + want + "\" if the content change is intended; otherwise restore the content."))
+		c.add(ruleVersionHash.At(m.Path, m.Line, hashPtr,
+			"%s %s does not match the bundle content: expected %s (%s)", hashKey, declared, want, versionHashRecipe).
+			WithHint("Set \"" + hashKey + "\": \"" + want + "\" if the content change is intended; otherwise restore the content."))
 	}
 }
+
+// versionHashRecipe says how the expected version hash is computed, for
+// messages: a reviewer must be able to reproduce it outside eval752.
+const versionHashRecipe = "sha256 of the sha256sum lines \"<hex>  <name>\" of every file under sections/ assets/ checkers/ corpus/ in byte order of name: " +
+	"find sections assets checkers corpus -type f | LC_ALL=C sort | xargs sha256sum | sha256sum"

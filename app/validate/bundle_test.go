@@ -71,7 +71,8 @@ var bundleCases = []ruleCase{
 	{name: "no manifest at all (the reader reports it)", code: "bundle.manifest-incomplete", ds: bundleDS("", goodMeta)},
 
 	{name: "dataset", code: "bundle.manifest-kind", ds: bundleDS(goodManifest, goodMeta)},
-	{name: "unknown kind", code: "bundle.manifest-kind", ds: bundleDS(`{"format_version":1,"kind":"datasets"}`, goodMeta),
+	{name: "plural and prefixed kinds read as dataset", code: "bundle.manifest-kind", ds: bundleDS(`{"format_version":1,"kind":"eval752-datasets"}`, goodMeta)},
+	{name: "unknown kind", code: "bundle.manifest-kind", ds: bundleDS(`{"format_version":1,"kind":"weights"}`, goodMeta),
 		want: []string{"d.eval752.zip!manifest.json:0:/kind"}},
 	{name: "unknown type alias", code: "bundle.manifest-kind", ds: bundleDS(`{"format_version":1,"type":"model"}`, goodMeta),
 		want: []string{"d.eval752.zip!manifest.json:0:/type"}},
@@ -101,6 +102,10 @@ var bundleCases = []ruleCase{
 	{name: "section not listed", code: "bundle.section-unlisted",
 		ds:   bundleDS(`{"format_version":1,"kind":"dataset","files":[{"path":"assets/cat.jpg"}]}`, goodMeta),
 		want: []string{"d.eval752.zip!manifest.json:0:/files"}, msg: "sections/a.jsonl"},
+
+	{name: "named", code: "bundle.meta-name", ds: bundleDS(goodManifest, goodMeta)},
+	{name: "no name", code: "bundle.meta-name", ds: bundleDS(goodManifest, `{"description":"d"}`),
+		want: []string{"d.eval752.zip!meta.json:0:"}},
 
 	{name: "hash matches", code: "bundle.version-hash", ds: bundleDS(goodManifest, goodMeta)},
 	{name: "abbreviated hash matches", code: "bundle.version-hash", ds: bundleDS(goodManifest, `{"name":"d","version_hash":"19efe9b8dab1"}`)},

@@ -125,7 +125,7 @@ func TestEndToEnd(t *testing.T) {
 		"b2.gold-whole-file sets/b2.jsonl:3:/gold/0/region",     // pdf {}
 		"b2.region-shape sets/b2.jsonl:4:/gold/0/region/bbox",   // x0 > x1
 		"b2.as-of sets/b2.jsonl:5:/as_of",                       // date only
-		"b2.answer-format sets/b2.jsonl:6:/answer",              // "42" for int
+		"b2.answer-type sets/b2.jsonl:6:/answer",                // "many" for int ("42" would read as an int)
 		"b2.revision-unknown sets/b2.jsonl:7:/origin/revision",  // feedface99
 		"b2.gold-whole-file sets/b2.jsonl:9:/gold/0/region",     // [0, 60] of a 60 s video
 		"b2.region-extent sets/b2.jsonl:10:/gold/0/region/page", // page 99 of 10

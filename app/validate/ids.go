@@ -45,6 +45,7 @@ type idRef struct {
 	loc     dataset.Loc
 	pointer string
 	space   string // namespace: the bundle path, or "loose:<format>" for top-level files
+	absent  bool   // the id key is missing: schema.required already says so
 }
 
 // namespace is where ids must be unique: every section of one bundle shares
@@ -63,22 +64,22 @@ func (c *checker) questionIDs() []idRef {
 	var refs []idRef
 	for _, r := range c.ds.Items {
 		if r.Typed {
-			refs = append(refs, idRef{r.V.ID, r.Loc, "/id", namespace(r.Path, model.FormatItem)})
+			refs = append(refs, idRef{r.V.ID, r.Loc, "/id", namespace(r.Path, model.FormatItem), !hasKey(r.Raw, "id")})
 		}
 	}
 	for _, r := range c.ds.B2 {
 		if r.Typed {
-			refs = append(refs, idRef{r.V.QueryID, r.Loc, "/query_id", namespace(r.Path, model.FormatB2)})
+			refs = append(refs, idRef{r.V.QueryID, r.Loc, "/query_id", namespace(r.Path, model.FormatB2), !hasKey(r.Raw, "query_id")})
 		}
 	}
 	for _, r := range c.ds.V2 {
 		if r.Typed {
-			refs = append(refs, idRef{r.V.ID, r.Loc, "/id", namespace(r.Path, model.FormatV2Question)})
+			refs = append(refs, idRef{r.V.ID, r.Loc, "/id", namespace(r.Path, model.FormatV2Question), !hasKey(r.Raw, "id")})
 		}
 	}
 	for _, r := range c.ds.RAG {
 		if r.Typed {
-			refs = append(refs, idRef{r.V.QID, r.Loc, "/qid", namespace(r.Path, model.FormatRAGQuestion)})
+			refs = append(refs, idRef{r.V.QID, r.Loc, "/qid", namespace(r.Path, model.FormatRAGQuestion), !hasKey(r.Raw, "qid")})
 		}
 	}
 	return refs
@@ -97,6 +98,9 @@ func (c *checker) checkIDs() {
 	first := map[string]idRef{}
 	for _, r := range refs {
 		if strings.TrimSpace(r.id) == "" {
+			if r.absent {
+				continue // one finding per defect: the schema reports the missing key
+			}
 			c.add(ruleIDEmpty.At(r.loc.Path, r.loc.Line, r.pointer, "question id is empty"))
 			continue
 		}

@@ -90,7 +90,7 @@ var (
 	})
 	ruleJudgeCriteria = register(finding.Rule{
 		Code:        "item.judge-criteria",
-		Severity:    finding.Error,
+		Severity:    finding.Warning, // seed 004 marks criteria optional (必填: 否)
 		Description: "A judge_pairwise item carries a non-empty judging rubric in criteria.",
 		Source:      "seed 004 字段说明 (criteria: LLM 裁判评分的评判标准)",
 		Hint:        "Write the rubric the judge must apply in criteria.",
@@ -107,7 +107,8 @@ func (c *checker) checkItems() {
 		at := func(rule *finding.Rule, p string, format string, args ...any) {
 			c.add(rule.At(r.Path, r.Line, p, format, args...))
 		}
-		if strings.TrimSpace(it.Inputs.Text) == "" {
+		if _, present := rawField(r.Raw, "inputs", "text"); present && strings.TrimSpace(it.Inputs.Text) == "" {
+			// a missing inputs.text is schema.required's finding; one defect, one finding
 			at(ruleItemText, "/inputs/text", "inputs.text is empty: the model would get no prompt")
 		}
 		switch it.Type {

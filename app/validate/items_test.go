@@ -30,6 +30,9 @@ var itemCases = []ruleCase{
 	{name: "good items", code: "item.text-empty", ds: items(goodMCQ, goodMulti, goodFree, goodCode, goodJudge)},
 	{name: "blank prompt", code: "item.text-empty", ds: items(goodMCQ, patch(goodFree, "inputs/text", "  \n")),
 		want: []string{"items.jsonl:2:/inputs/text"}},
+	// A missing inputs.text is schema.required's finding; the rule stays
+	// silent so one defect gives one finding.
+	{name: "prompt key missing", code: "item.text-empty", ds: items(patch(goodFree, "inputs/text", del))},
 
 	{name: "four choices", code: "item.choices", ds: items(goodMCQ, goodMulti)},
 	{name: "one choice", code: "item.choices", ds: items(patch(goodMCQ, "choices", raw(`["巴黎"]`))),
@@ -163,6 +166,8 @@ var idCases = []ruleCase{
 		}},
 
 	{name: "ids set", code: "id.empty", ds: items(goodMCQ)},
+	// No id key at all: schema.required reports it, not id.empty.
+	{name: "id key missing", code: "id.empty", ds: items(patch(goodMCQ, "id", del))},
 	{name: "blank qid", code: "id.empty",
 		ds: func() *dataset.Dataset {
 			ds := newDS(model.FormatRAGQuestion)

@@ -71,7 +71,36 @@ func Run(ds *dataset.Dataset, opt Options) finding.List {
 	c.checkTREC()
 	c.checkB2()
 	c.checkRAG()
-	return c.out.Normalize()
+	return c.dropSchemaDuplicates(c.out).Normalize()
+}
+
+// dropSchemaDuplicates removes a rule finding at the very value (path, line
+// and non-empty JSON pointer) where the reader's schema check already
+// reported a problem: one defect, one finding. A page_no of 0 is a
+// schema.range finding; the rule that also knows pages are ≥ 1 stays silent.
+func (c *checker) dropSchemaDuplicates(l finding.List) finding.List {
+	type at struct {
+		path    string
+		line    int
+		pointer string
+	}
+	schema := map[at]bool{}
+	for _, f := range c.ds.Findings {
+		if f.Pointer != "" && strings.HasPrefix(f.Code, "schema.") {
+			schema[at{f.Path, f.Line, f.Pointer}] = true
+		}
+	}
+	if len(schema) == 0 {
+		return l
+	}
+	out := l[:0]
+	for _, f := range l {
+		if f.Pointer != "" && schema[at{f.Path, f.Line, f.Pointer}] {
+			continue
+		}
+		out = append(out, f)
+	}
+	return out
 }
 
 // checker carries the dataset and the findings of one Run.

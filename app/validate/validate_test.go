@@ -1,11 +1,13 @@
 package validate
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
 	"eval752/app/dataset"
 	"eval752/app/finding"
+	"eval752/app/model"
 )
 
 // TestRules runs every fixture table, then checks that every rule of this
@@ -92,4 +94,25 @@ func TestBadInputNoPanic(t *testing.T) {
 	ds2 := ragDS(ragFiles{questions: []string{`{"qid":"q","gold_evidence_groups":[{"char_start":5,"char_end":100000,"evidence_text":"a"}]}`},
 		docs: []string{`{"doc_id":"","text":""}`}, pages: []string{`{"doc_id":"","page_no":1,"char_start":90,"char_end":10,"text":"abc"}`}})()
 	_ = Run(ds2, DefaultOptions())
+}
+
+// TestOneDefectOneFinding: a rule stays silent at a value the schema already
+// reported (same file, line and pointer); at another value it still reports.
+func TestOneDefectOneFinding(t *testing.T) {
+	ds := newDS(model.FormatRAGQuestion)
+	ds.RAG = append(ds.RAG,
+		rec[model.RAGQuestion]("q.jsonl", 1, patch(goodRAG, "gold_evidence_groups/0/page_no", raw(`0`))),
+		rec[model.RAGQuestion]("q.jsonl", 2, patch(goodRAG, "qid", "q2", "gold_evidence_groups/0/page_no", raw(`0`))))
+	// the reader's schema check reported line 1's page_no (as formats.Validate does)
+	ds.Findings = finding.List{{Severity: finding.Error, Code: "schema.range", Path: "q.jsonl", Line: 1,
+		Pointer: "/gold_evidence_groups/0/page_no", Message: "must be >= 1 but found 0"}}
+	var got []string
+	for _, f := range Run(ds, DefaultOptions()) {
+		if f.Code == "rag.page" {
+			got = append(got, fmt.Sprintf("%s:%d:%s", f.Path, f.Line, f.Pointer))
+		}
+	}
+	if want := "q.jsonl:2:/gold_evidence_groups/0/page_no"; len(got) != 1 || got[0] != want {
+		t.Errorf("rag.page findings %v, want only %s", got, want)
+	}
 }

@@ -169,3 +169,10 @@ func fmtNum(f float64) string {
 	b, _ := json.Marshal(f)
 	return string(b)
 }
+
+// hasKey reports whether the record raw (a decoded JSON object) has key at
+// its top level, whatever its value.
+func hasKey(raw any, key string) bool {
+	_, ok := rawField(raw, key)
+	return ok
+}

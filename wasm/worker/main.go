@@ -80,6 +80,17 @@ func (w *worker) handle(msg js.Value) {
 		}
 		win := workside.ReadLines(w.inputs, req)
 		postJSON(wire.TypeLines, id, win)
+	case wire.TypeFindings:
+		var q wire.FindingQuery
+		if err := json.Unmarshal([]byte(payload), &q); err != nil {
+			postErr(id, "bad findings request: %v", err)
+			return
+		}
+		if w.result == nil {
+			postErr(id, "nothing is loaded")
+			return
+		}
+		postJSON(wire.TypeFindings, id, wire.FindingsPage(w.result.Findings, q))
 	case wire.TypeItems:
 		var q wire.ItemQuery
 		if err := json.Unmarshal([]byte(payload), &q); err != nil {
@@ -175,11 +186,31 @@ func (w *worker) evaluate(id int, files, names js.Value) {
 	w.result = res
 	slim, items := workside.Slim(res)
 	w.items = items
+	// The header (inputs, counts, runs) crosses now; findings are paged on
+	// request and each report travels as its own JSON string that the page
+	// decodes only when it shows it, so no single task on the UI thread
+	// decodes megabytes.
+	msg := map[string]any{"type": wire.TypeResult, "id": id}
+	reps := map[string]*report.Report{"overview": slim.Overview, "score": slim.Score, "compare": slim.Compare, "audit": slim.Audit}
+	for _, k := range wire.Reports {
+		if r := reps[k]; r != nil {
+			b, err := json.Marshal(r)
+			if err != nil {
+				postErr(id, "encoding the %s report: %v", k, err)
+				return
+			}
+			msg[k] = string(b)
+		}
+	}
+	slim.Overview, slim.Score, slim.Compare, slim.Audit = nil, nil, nil, nil
+	slim.Findings = nil
 	b, err := json.Marshal(slim)
 	if err != nil {
 		postErr(id, "encoding the result: %v", err)
 		return
 	}
+	msg["json"] = string(b)
 	meta, _ := json.Marshal(wire.ResultMeta{Items: len(items), Millis: time.Since(start).Milliseconds(), InBytes: total})
-	post(map[string]any{"type": wire.TypeResult, "id": id, "json": string(b), "meta": string(meta)})
+	msg["meta"] = string(meta)
+	post(msg)
 }

@@ -107,3 +107,30 @@ type InputInfo struct {
 	Lines  int    `json:"lines"`
 	Size   int64  `json:"size"`
 }
+
+// TypeFindings asks the worker for a page of findings.
+const TypeFindings = "findings"
+
+// FindingQuery selects a page of the findings list; empty filters match all.
+type FindingQuery struct {
+	Severity string `json:"severity"`
+	Code     string `json:"code"`
+	Path     string `json:"path"`
+	Offset   int    `json:"offset"`
+	Limit    int    `json:"limit"`
+}
+
+// FindingPage is one page of matching findings, with the facets the
+// filters offer (every code and path that has a finding).
+type FindingPage struct {
+	Total    int          `json:"total"`
+	Matches  int          `json:"matches"`
+	Offset   int          `json:"offset"`
+	Findings finding.List `json:"findings"`
+	Codes    []string     `json:"codes"`
+	Paths    []string     `json:"paths"`
+}
+
+// Reports names the reports of a result, in the order the worker posts them
+// (each as its own JSON string, decoded by the page only when shown).
+var Reports = []string{"overview", "score", "compare", "audit"}

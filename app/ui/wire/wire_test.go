@@ -1,6 +1,8 @@
 package wire
 
 import (
+	"eval752/app/finding"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -89,5 +91,45 @@ func TestPageFilters(t *testing.T) {
 				t.Errorf("got %q matches %d total %d, want %q matches %d total 5", got, p.Matches, p.Total, tc.want, tc.matches)
 			}
 		})
+	}
+}
+
+func TestFindingsPage(t *testing.T) {
+	l := finding.List{
+		{Severity: finding.Error, Code: "a.x", Path: "f1", Line: 1},
+		{Severity: finding.Warning, Code: "a.y", Path: "f1", Line: 2},
+		{Severity: finding.Error, Code: "a.x", Path: "f2", Line: 3},
+		{Severity: finding.Info, Code: "b.z", Path: "f2", Line: 4},
+	}
+	lines := func(p FindingPage) string {
+		var s []string
+		for _, f := range p.Findings {
+			s = append(s, fmt.Sprint(f.Line))
+		}
+		return strings.Join(s, ",")
+	}
+	tests := []struct {
+		name    string
+		q       FindingQuery
+		want    string
+		matches int
+	}{
+		{"all", FindingQuery{}, "1,2,3,4", 4},
+		{"severity", FindingQuery{Severity: "error"}, "1,3", 2},
+		{"code", FindingQuery{Code: "b.z"}, "4", 1},
+		{"path", FindingQuery{Path: "f1"}, "1,2", 2},
+		{"combined", FindingQuery{Severity: "error", Path: "f2"}, "3", 1},
+		{"page", FindingQuery{Offset: 1, Limit: 2}, "2,3", 4},
+		{"nothing", FindingQuery{Code: "nope"}, "", 0},
+	}
+	for _, tc := range tests {
+		p := FindingsPage(l, tc.q)
+		if got := lines(p); got != tc.want || p.Matches != tc.matches || p.Total != 4 {
+			t.Errorf("%s: lines %q matches %d, want %q %d", tc.name, got, p.Matches, tc.want, tc.matches)
+		}
+		// Facets list every code and path, whatever the filter.
+		if strings.Join(p.Codes, ",") != "a.x,a.y,b.z" || strings.Join(p.Paths, ",") != "f1,f2" {
+			t.Errorf("%s: facets %v %v", tc.name, p.Codes, p.Paths)
+		}
 	}
 }

@@ -1,0 +1,115 @@
+package dataset
+
+import (
+	"encoding/json"
+	"strings"
+)
+
+// Seed 004 says only what manifest.json and meta.json hold ("包格式版本和类型",
+// "名称、描述、版本哈希"), not how the keys are spelled, so hand-written
+// bundles spell them in several ways. The typed model.Manifest / model.Meta
+// use eval752's names; these aliases are read into them before decoding, so
+// that {"version": 1, "type": "dataset"} and {"title": …, "hash": …} load as
+// well as eval752's own spelling. The first alias present with a non-null
+// value wins; Raw keeps what the file says.
+var (
+	// MetaNameKeys are read as meta.json's name.
+	MetaNameKeys = []string{"name", "title", "dataset_name", "datasetName"}
+	// MetaHashKeys are read as meta.json's version hash.
+	MetaHashKeys = []string{"version_hash", "versionHash", "hash", "content_hash", "contentHash",
+		"dataset_hash", "datasetHash", "sha256", "checksum"}
+	// ManifestKindKeys are read as manifest.json's kind.
+	ManifestKindKeys = []string{"kind", "type", "bundle_type", "bundleType", "package_type", "packageType"}
+	// ManifestVersionKeys are read as manifest.json's format_version.
+	ManifestVersionKeys = []string{"format_version", "formatVersion", "version", "schema_version",
+		"schemaVersion", "bundle_version", "bundleVersion"}
+)
+
+// AliasKey returns the first of keys that raw (a decoded JSON object) holds
+// with a non-null value, and that value; "" when none.
+func AliasKey(raw any, keys []string) (string, any) {
+	m, ok := raw.(map[string]any)
+	if !ok {
+		return "", nil
+	}
+	for _, k := range keys {
+		if v, ok := m[k]; ok && v != nil {
+			return k, v
+		}
+	}
+	return "", nil
+}
+
+// scalarText renders a JSON scalar as text (numbers as written); ok is false
+// for objects and arrays.
+func scalarText(v any) (string, bool) {
+	switch x := v.(type) {
+	case string:
+		return x, true
+	case json.Number:
+		return x.String(), true
+	case float64, int, int64, bool:
+		b, _ := json.Marshal(x)
+		return string(b), true
+	}
+	return "", false
+}
+
+// normalizeMeta returns the JSON of meta.json with its aliases read into
+// eval752's keys (name, description, version_hash, version, license as
+// strings; null values dropped), ready for the typed decode.
+func normalizeMeta(raw map[string]any) []byte {
+	out := map[string]any{}
+	put := func(dst string, keys []string) {
+		if _, v := AliasKey(raw, keys); v != nil {
+			if s, ok := scalarText(v); ok {
+				out[dst] = s
+			}
+		}
+	}
+	put("name", MetaNameKeys)
+	put("description", []string{"description", "desc"})
+	put("version_hash", MetaHashKeys)
+	put("version", []string{"version"})
+	put("license", []string{"license"})
+	b, _ := json.Marshal(out)
+	return b
+}
+
+// normalizeManifest returns the JSON of manifest.json with the kind and
+// format version read from their aliases; files is kept as written.
+func normalizeManifest(raw map[string]any) []byte {
+	out := map[string]any{}
+	if _, v := AliasKey(raw, ManifestKindKeys); v != nil {
+		if s, ok := scalarText(v); ok {
+			out["kind"] = s
+		}
+	}
+	if _, v := AliasKey(raw, ManifestVersionKeys); v != nil {
+		if _, ok := scalarText(v); ok {
+			out["format_version"] = v
+		}
+	}
+	if f, ok := raw["files"]; ok && f != nil {
+		out["files"] = f
+	}
+	b, _ := json.Marshal(out)
+	return b
+}
+
+// NormalizeKind maps a manifest kind as people write it to "dataset" or
+// "results" ("" when it is neither): case, separators and a product prefix
+// are ignored ("Dataset", "eval752-dataset", "result", "eval_results").
+func NormalizeKind(kind string) string {
+	k := strings.ToLower(strings.TrimSpace(kind))
+	switch {
+	case k == "":
+		return ""
+	case strings.Contains(k, "result") || strings.Contains(k, "run"):
+		return "results"
+	case strings.Contains(k, "dataset") || strings.Contains(k, "data") || strings.Contains(k, "bench") ||
+		strings.Contains(k, "question") || strings.Contains(k, "item") || strings.Contains(k, "set"):
+		return "dataset"
+	}
+	return ""
+}

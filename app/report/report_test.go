@@ -1,0 +1,84 @@
+package report
+
+import (
+	"bytes"
+	"encoding/csv"
+	"strings"
+	"testing"
+)
+
+func sample() *Report {
+	return &Report{
+		Kind:   "score",
+		Title:  "t",
+		Tool:   Tool{Name: "eval752", Version: "0"},
+		Config: []KV{{Key: "seed", Value: "42"}},
+		Sections: []Section{{
+			ID: "s", Title: "S",
+			Tables: []Table{{
+				ID:      "tb",
+				Columns: []Column{{Key: "metric", Label: "metric"}, {Key: "a", Label: "run a"}},
+				Rows: [][]Cell{{
+					{Text: "recall@10"},
+					{Metric: "recall@10", Stratum: "all", Run: "a", Value: F(0.75), N: I(3), Denom: I(4),
+						CILow: F(0.5), CIHigh: F(1), Threshold: "≥ 0.90", Pass: B(false), Flag: "unjudged: 1 item"},
+				}},
+			}},
+		}},
+	}
+}
+
+// The one-line form carries every element the seeds require beside a number:
+// value, CI, n/denominator, threshold with its verdict, and flags.
+func TestCellString(t *testing.T) {
+	c := sample().Sections[0].Tables[0].Rows[0][1]
+	want := "0.7500 [0.5000, 1.0000] n=3/4 ≥ 0.90 FAIL [unjudged: 1 item]"
+	if got := c.String(); got != want {
+		t.Fatalf("cell = %q\nwant   %q", got, want)
+	}
+	if got := (Cell{Metric: "x"}).String(); got != "n/a" {
+		t.Fatalf("empty metric cell = %q", got)
+	}
+	if got := (Cell{Value: F(12), Int: true}).FormatValue(); got != "12" {
+		t.Fatalf("int cell = %q", got)
+	}
+}
+
+func TestRenderers(t *testing.T) {
+	r := sample()
+	var md, txt, cs bytes.Buffer
+	if err := r.WriteMarkdown(&md); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(md.String(), "| recall@10 | 0.7500 [0.5000, 1.0000] n=3/4 ≥ 0.90 FAIL [unjudged: 1 item] |") {
+		t.Errorf("markdown row missing:\n%s", md.String())
+	}
+	if err := r.WriteText(&txt); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(txt.String(), "config: seed = 42") {
+		t.Errorf("text lacks config:\n%s", txt.String())
+	}
+	if err := r.WriteCSV(&cs); err != nil {
+		t.Fatal(err)
+	}
+	recs, err := csv.NewReader(&cs).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// header + 2 cells of the one row
+	if len(recs) != 3 {
+		t.Fatalf("csv has %d records, want 3", len(recs))
+	}
+	got := recs[2]
+	if got[5] != "0.75" || got[6] != "0.5" || got[7] != "1" || got[8] != "3" || got[9] != "4" || got[11] != "false" || got[13] != "recall@10" {
+		t.Errorf("csv cell record = %q", got)
+	}
+}
+
+func TestDisplayWidth(t *testing.T) {
+	// CJK characters take two terminal columns each.
+	if w := displayWidth("资料ab"); w != 6 {
+		t.Fatalf("width = %d, want 6", w)
+	}
+}

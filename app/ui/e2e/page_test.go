@@ -1,0 +1,519 @@
+package e2e
+
+import (
+	"archive/zip"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/input"
+	"github.com/chromedp/chromedp"
+
+	"eval752/app/report"
+)
+
+// checkAgainstCLI compares the page's counters and every score figure with
+// `eval752 validate --json` and `score --json` on the same file.
+func checkAgainstCLI(t *testing.T, b *browser, file string) {
+	t.Helper()
+	v := cliValidate(t, file)
+	e, w := b.counts()
+	if e != v.Counts.Error || w != v.Counts.Warning {
+		t.Errorf("page counts error=%d warning=%d, CLI validate --json error=%d warning=%d", e, w, v.Counts.Error, v.Counts.Warning)
+	}
+	var rep report.Report
+	if err := json.Unmarshal(cli(t, file, "score", "--json"), &rep); err != nil {
+		t.Fatalf("score --json: %v", err)
+	}
+	b.tab("scores")
+	compareCells(t, "scores", b.pageCells("score"), reportCells(&rep))
+}
+
+func TestDemoThroughFileInput(t *testing.T) {
+	b := newBrowser(t)
+	b.open()
+	b.upload(env.demo)
+	b.waitReady(60 * time.Second)
+	checkAgainstCLI(t, b, env.demo)
+	b.assertPrivate()
+}
+
+func TestDemoThroughDrop(t *testing.T) {
+	b := newBrowser(t)
+	b.open()
+	// A real drag and drop of the file, dispatched by the browser's input
+	// pipeline (not a synthetic JS event): dragEnter, dragOver, drop on the
+	// drop zone.
+	box := eval[[]float64](b, `(() => { const r = document.querySelector('.drop').getBoundingClientRect(); return [r.x + r.width/2, r.y + r.height/2]; })()`)
+	data := &input.DragData{Items: []*input.DragDataItem{}, Files: []string{env.demo}, DragOperationsMask: 1}
+	for _, typ := range []input.DispatchDragEventType{input.DispatchDragEventTypeDragEnter, input.DispatchDragEventTypeDragOver, input.DispatchDragEventTypeDrop} {
+		if _, err := chromedp.Call(b.ctx, input.DispatchDragEvent, input.DispatchDragEventParams{Type: typ, X: box[0], Y: box[1], Data: data}); err != nil {
+			t.Fatalf("%s: %v", typ, err)
+		}
+	}
+	b.waitReady(60 * time.Second)
+	checkAgainstCLI(t, b, env.demo)
+	b.assertPrivate()
+}
+
+// TestPageLoadTime measures a cold visit: navigation until the demo bundle
+// is validated and scored (status "ready"), in a fresh profile.
+func TestPageLoadTime(t *testing.T) {
+	b := newBrowser(t)
+	start := time.Now()
+	b.open()
+	ui := time.Since(start)
+	b.click(`[data-test=demo-button]`)
+	b.waitReady(60 * time.Second)
+	total := time.Since(start)
+	t.Logf("page load: navigation → UI running %v; → demo validated and scored (status ready) %v", ui.Round(time.Millisecond), total.Round(time.Millisecond))
+	e, w := b.counts()
+	v := cliValidate(t, env.demo)
+	if e != v.Counts.Error || w != v.Counts.Warning {
+		t.Errorf("demo button: counts %d/%d, CLI %d/%d", e, w, v.Counts.Error, v.Counts.Warning)
+	}
+}
+
+const marker = "E2E-PRIVATE-MARKER-7731"
+
+func TestBadJSONLFindings(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "bad-items.jsonl")
+	// Line 1 is a valid eval752 item; line 2 is not JSON (cut short);
+	// line 3 lacks the required "type"; line 4 is valid and carries a
+	// marker that must never appear in any request.
+	lines := []string{
+		`{"id":"ok-1","type":"mcq_single","inputs":{"text":"2+2?"},"choices":["3","4"],"answer":"4","meta":{"split":"test"}}`,
+		`{"id":"broken-2","type":"mcq_single","inputs":{"text":"cut`,
+		`{"id":"no-type-3","inputs":{"text":"which?"},"choices":["a","b"],"answer":"a"}`,
+		`{"id":"ok-4","type":"freeform","inputs":{"text":"` + marker + `"},"answer":"x"}`,
+	}
+	if err := os.WriteFile(file, []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	want := cliValidate(t, file)
+	b := newBrowser(t)
+	b.open()
+	b.upload(file)
+	b.waitReady(60 * time.Second)
+	b.tab("findings")
+	type row struct {
+		Code, Path string
+		Line       int
+	}
+	got := eval[[]row](b, `[...document.querySelectorAll('[data-test=finding]')].map(e => ({Code: e.dataset.code, Path: e.dataset.path, Line: +e.dataset.line}))`)
+	var wantRows []row
+	for _, f := range want.Findings {
+		wantRows = append(wantRows, row{f.Code, f.Path, f.Line})
+	}
+	if fmt.Sprint(got) != fmt.Sprint(wantRows) {
+		t.Errorf("finding rows\n page %v\n CLI  %v", got, wantRows)
+	}
+	// Independent of the CLI: the file was written with its faults on
+	// lines 2 and 3, so there must be findings there and none on line 1.
+	at := map[int]bool{}
+	for _, r := range got {
+		at[r.Line] = true
+	}
+	if !at[2] || !at[3] || at[1] {
+		t.Errorf("findings on lines %v; want lines 2 and 3 (and not 1)", at)
+	}
+	// Open the finding on line 3: the window shows lines 1..4 with line 3
+	// marked, and its pointer (if any) highlighted inside that line.
+	b.click(`[data-test=finding][data-line="3"] [data-test=finding-open]`)
+	b.waitJS(`!!document.querySelector('[data-test=line-window] .ln.target')`, 10*time.Second)
+	target := eval[string](b, `document.querySelector('[data-test=line-window] .ln.target').dataset.line`)
+	text := eval[string](b, `document.querySelector('[data-test=line-window] .ln.target').textContent`)
+	if target != "3" || !strings.Contains(text, `"no-type-3"`) {
+		t.Errorf("line window target line %s text %q; want line 3 holding no-type-3", target, text)
+	}
+	n := eval[int](b, `document.querySelectorAll('[data-test=line-window] .ln').length`)
+	if n != 4 {
+		t.Errorf("line window shows %d lines, want 4 (lines 1–4: 3±3 clipped to the file)", n)
+	}
+	b.assertPrivate(marker)
+}
+
+// hostileZip builds a bundle with a path-traversal entry and an entry whose
+// compression ratio is far above the loader's limit (a zip bomb in small).
+func hostileZip(t *testing.T, path string) {
+	var buf bytes.Buffer
+	zw := zip.NewWriter(&buf)
+	w, _ := zw.Create("manifest.json")
+	w.Write([]byte(`{"format_version":1,"kind":"dataset"}`))
+	w, _ = zw.Create("meta.json")
+	w.Write([]byte(`{"name":"hostile"}`))
+	w, _ = zw.Create("../../etc/evil.jsonl")
+	w.Write([]byte(`{"id":"evil"}` + "\n"))
+	w, _ = zw.Create("sections/bomb.jsonl")
+	zeros := make([]byte, 1<<20)
+	for i := 0; i < 32; i++ { // 32 MiB of zeros deflate to ~32 KiB: ratio ≈ 1000
+		w.Write(zeros)
+	}
+	w, _ = zw.Create("sections/fine.jsonl")
+	w.Write([]byte(`{"id":"q1","type":"freeform","inputs":{"text":"hi"},"answer":"x"}` + "\n"))
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestHostileZip(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "hostile.eval752.zip")
+	hostileZip(t, file)
+	want := cliValidate(t, file)
+	if want.Counts.Error == 0 {
+		t.Fatalf("the CLI found no error in the hostile zip; the test would prove nothing")
+	}
+	b := newBrowser(t)
+	b.open()
+	b.upload(file)
+	b.waitReady(60 * time.Second)
+	e, w := b.counts()
+	if e != want.Counts.Error || w != want.Counts.Warning {
+		t.Errorf("hostile zip: page counts %d/%d, CLI %d/%d", e, w, want.Counts.Error, want.Counts.Warning)
+	}
+	b.tab("findings")
+	paths := eval[[]string](b, `[...document.querySelectorAll('[data-test=finding]')].map(e => e.dataset.path)`)
+	var traversal, bomb bool
+	for _, p := range paths {
+		traversal = traversal || strings.Contains(p, "../")
+		bomb = bomb || strings.Contains(p, "bomb.jsonl")
+	}
+	if !traversal || !bomb {
+		t.Errorf("findings name the traversal entry: %v, the bomb entry: %v (paths %v)", traversal, bomb, paths)
+	}
+	// The page stays usable: the demo loads next, with its own numbers.
+	b.click(`[data-test=demo-button]`)
+	b.waitReady(60 * time.Second)
+	v := cliValidate(t, env.demo)
+	if e, w := b.counts(); e != v.Counts.Error || w != v.Counts.Warning {
+		t.Errorf("demo after the hostile zip: counts %d/%d, CLI %d/%d", e, w, v.Counts.Error, v.Counts.Warning)
+	}
+	b.assertPrivate()
+}
+
+// TestComparisonAndExport checks the comparison view against `eval752
+// compare --json`, and that the downloaded JSON reports are byte-for-byte
+// the CLI's.
+func TestComparisonAndExport(t *testing.T) {
+	b := newBrowser(t)
+	b.open()
+	dl := b.downloads()
+	b.upload(env.demo)
+	b.waitReady(60 * time.Second)
+
+	b.tab("export")
+	b.click(`[data-test=export-score-json]`)
+	got := waitFile(t, dl, "eval752-score.json", 20*time.Second)
+	want := cli(t, env.demo, "score", "--json")
+	if !bytes.Equal(got, want) {
+		t.Errorf("downloaded score JSON (%d bytes) differs from `eval752 score --json` (%d bytes)", len(got), len(want))
+	}
+
+	b.click(`[data-test=export-result-json]`)
+	var res struct {
+		Runs []string `json:"runs"`
+	}
+	if err := json.Unmarshal(waitFile(t, dl, "eval752-result.json", 20*time.Second), &res); err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Runs) < 2 {
+		t.Fatalf("the demo has runs %v; the comparison needs two", res.Runs)
+	}
+	wantCmp := cli(t, env.demo, "compare", "--json", res.Runs[0], res.Runs[1])
+	b.click(`[data-test=export-compare-json]`)
+	gotCmp := waitFile(t, dl, "eval752-compare.json", 20*time.Second)
+	if !bytes.Equal(gotCmp, wantCmp) {
+		t.Errorf("downloaded compare JSON (%d bytes) differs from `eval752 compare --json %s %s` (%d bytes)", len(gotCmp), res.Runs[0], res.Runs[1], len(wantCmp))
+	}
+	var cmp report.Report
+	if err := json.Unmarshal(wantCmp, &cmp); err != nil {
+		t.Fatal(err)
+	}
+	b.tab("compare")
+	compareCells(t, "comparison", b.pageCells("compare"), reportCells(&cmp))
+
+	// Markdown and CSV are generated too (by the report's renderers).
+	b.tab("export")
+	b.click(`[data-test=export-score-csv]`)
+	if csv := waitFile(t, dl, "eval752-score.csv", 20*time.Second); !bytes.HasPrefix(csv, []byte("section,table,row,column")) {
+		t.Errorf("score CSV starts %q", csv[:min(len(csv), 40)])
+	}
+	b.tab("audit")
+	if eval[bool](b, `!!document.querySelector('[data-test=export-audit-csv]')`) {
+		b.click(`[data-test=export-audit-csv]`)
+		want := cli(t, env.demo, "audit", "--csv")
+		if got := waitFile(t, dl, "eval752-audit.csv", 20*time.Second); !bytes.Equal(got, want) {
+			t.Errorf("downloaded audit CSV differs from `eval752 audit --csv`")
+		}
+	}
+	b.assertPrivate()
+}
+
+func TestItemBrowser(t *testing.T) {
+	b := newBrowser(t)
+	b.open()
+	b.upload(env.demo)
+	b.waitReady(60 * time.Second)
+	var rep report.Report
+	if err := json.Unmarshal(cli(t, env.demo, "score", "--json"), &rep); err != nil {
+		t.Fatal(err)
+	}
+	b.tab("items")
+	b.waitJS(`!!document.querySelector('[data-test=items-count]')`, 10*time.Second)
+	all := eval[string](b, `document.querySelector('[data-test=items-count]').textContent`)
+	if !strings.Contains(all, fmt.Sprintf("of %d items", len(rep.Items))) {
+		t.Errorf("items count %q; the CLI report has %d items", all, len(rep.Items))
+	}
+	// "failures only": the count must be what the filter rule gives on the
+	// CLI's own item details.
+	fail := 0
+	for _, it := range rep.Items {
+		for _, r := range it.Runs {
+			if failed(r) {
+				fail++
+				break
+			}
+		}
+	}
+	b.click(`[data-test=i-fail]`)
+	b.waitJS(fmt.Sprintf(`document.querySelector('[data-test=items-count]').textContent.startsWith('%d of ')`, fail), 10*time.Second)
+}
+
+// failed restates the item browser's "failure" rule (missing, incorrect,
+// or all-zero per-item metrics) from its documentation.
+func failed(r report.RunItem) bool {
+	if r.Missing {
+		return true
+	}
+	if r.Correct != nil {
+		return !*r.Correct
+	}
+	if len(r.Scores) == 0 {
+		return false
+	}
+	for _, v := range r.Scores {
+		if v != 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// TestOffline: after one visit the service worker serves the app; with the
+// server stopped a reload still runs it and scores a bundle with the same
+// numbers.
+func TestOffline(t *testing.T) {
+	srv, err := startServer(env.static)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.stop()
+	b := newBrowser(t)
+	b.openURL(srv.url + "/")
+	// Wait until the service worker controls the page and its cache holds
+	// the worker's files.
+	b.waitJS(`!!navigator.serviceWorker.controller`, 30*time.Second)
+	b.waitJS(`(async () => { const ks = await caches.keys(); if (!ks.length) return false;
+		const c = await caches.open(ks[0]); return !!(await c.match('/web/worker.wasm')) && !!(await c.match('/web/demo.eval752.zip')); })()`, 30*time.Second)
+	srv.stop()
+	if _, err := http.Get(srv.url + "/"); err == nil {
+		t.Fatal("the server still answers after stop")
+	}
+	b.do(chromedp.Reload())
+	b.waitClient()
+	b.upload(env.demo)
+	b.waitReady(60 * time.Second)
+	checkAgainstCLI(t, b, env.demo)
+	b.click(`[data-test=demo-button]`)
+	b.waitReady(60 * time.Second)
+}
+
+// largeBundle writes an eval752 bundle with n mcq_single items and two runs.
+func largeBundle(t *testing.T, path string, n int) {
+	var buf bytes.Buffer
+	zw := zip.NewWriter(&buf)
+	w, _ := zw.Create("manifest.json")
+	w.Write([]byte(`{"format_version":1,"kind":"dataset"}`))
+	w, _ = zw.Create("meta.json")
+	w.Write([]byte(`{"name":"large-generated"}`))
+	w, _ = zw.Create("sections/main.jsonl")
+	splits := []string{"dev", "test"}
+	for i := 0; i < n; i++ {
+		fmt.Fprintf(w, `{"id":"g-%05d","type":"mcq_single","inputs":{"text":"Generated question %d?"},"choices":["A","B","C","D"],"answer":"%c","meta":{"split":"%s","difficulty":"easy","source":"gen"}}`+"\n",
+			i, i, 'A'+i%4, splits[i%2])
+	}
+	w, _ = zw.Create("results.jsonl")
+	for i := 0; i < n; i++ {
+		// run-a is right on 3 of 4 items, run-b on 1 of 2 (deterministic):
+		// odd items have answer B or D, and "A" is wrong for them.
+		a, bb := 'A'+rune(i%4), 'A'+rune(i%4)
+		if i%4 == 3 {
+			a = 'A'
+		}
+		if i%2 == 1 {
+			bb = 'A'
+		}
+		fmt.Fprintf(w, `{"run":"run-a","item_id":"g-%05d","response":"%c"}`+"\n", i, a)
+		fmt.Fprintf(w, `{"run":"run-b","item_id":"g-%05d","response":"%c"}`+"\n", i, bb)
+	}
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestLongTaskWhileScoring scores a generated 20k-item bundle and reports
+// the longest main-thread block seen by a PerformanceObserver('longtask')
+// from the upload until "ready".
+func TestLongTaskWhileScoring(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "large.eval752.zip")
+	largeBundle(t, file, 20000)
+	b := newBrowser(t)
+	b.open()
+	t0 := eval[float64](b, `performance.now()`)
+	start := time.Now()
+	b.upload(file)
+	b.waitReady(120 * time.Second)
+	took := time.Since(start)
+	lt := eval[[][]float64](b, `window.__longtasks`)
+	longest, count := 0.0, 0
+	for _, e := range lt {
+		if e[0] >= t0 {
+			count++
+			longest = max(longest, e[1])
+		}
+	}
+	st, _ := os.Stat(file)
+	t.Logf("20000 items × 2 runs (%d KiB zip): ready in %v; %d long tasks on the UI thread, longest %.0f ms",
+		st.Size()>>10, took.Round(time.Millisecond), count, longest)
+	// Opening the comparison of 20k items: its report is decoded and drawn
+	// only now (first rows of long tables).
+	t1 := eval[float64](b, `performance.now()`)
+	tabStart := time.Now()
+	b.tab("compare")
+	b.waitJS(`!!document.querySelector('[data-report=compare]')`, 30*time.Second)
+	tabTook := time.Since(tabStart)
+	lt = eval[[][]float64](b, `window.__longtasks`)
+	longestTab := 0.0
+	for _, e := range lt {
+		if e[0] >= t1 {
+			longestTab = max(longestTab, e[1])
+		}
+	}
+	t.Logf("opening the comparison tab of that bundle: %v, longest UI block %.0f ms", tabTook.Round(time.Millisecond), longestTab)
+	v := cliValidate(t, file)
+	if e, w := b.counts(); e != v.Counts.Error || w != v.Counts.Warning {
+		t.Errorf("large bundle: counts %d/%d, CLI %d/%d", e, w, v.Counts.Error, v.Counts.Warning)
+	}
+}
+
+// TestScreenshot loads the demo and captures the scores view (to -screenshot
+// when given, else to a temp file that must be a PNG).
+func TestScreenshot(t *testing.T) {
+	out := *screenshot
+	if out == "" {
+		out = filepath.Join(t.TempDir(), "page.png")
+	}
+	b := newBrowser(t)
+	b.do(chromedp.EmulateViewport(1360, 1100))
+	b.open()
+	b.click(`[data-test=demo-button]`)
+	b.waitReady(60 * time.Second)
+	b.tab("scores")
+	png, err := chromedp.Run(b.ctx, chromedp.CaptureScreenshot())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.HasPrefix(png, []byte("\x89PNG")) {
+		t.Fatal("screenshot is not a PNG")
+	}
+	if err := os.WriteFile(out, png, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("screenshot: %s (%d KiB)", out, len(png)>>10)
+}
+
+// TestServerRules checks the server without a browser: only GET/HEAD of
+// known files, and the security headers on every answer.
+func TestServerRules(t *testing.T) {
+	for _, tc := range []struct {
+		method, path string
+		code         int
+	}{
+		{"GET", "/", 200},
+		{"HEAD", "/", 200},
+		{"GET", "/web/app.wasm", 200},
+		{"GET", "/web/worker.wasm", 200},
+		{"GET", "/web/worker.js", 200},
+		{"GET", "/web/demo.eval752.zip", 200},
+		{"GET", "/app-worker.js", 200},
+		{"POST", "/", 405},
+		{"PUT", "/web/upload", 405},
+		{"GET", "/web/../go.mod", 404},
+		{"GET", "/upload", 404},
+		{"GET", "/robots.txt", 404},
+		{"GET", "/web/", 404},
+	} {
+		req, _ := http.NewRequest(tc.method, env.baseURL+tc.path, nil)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != tc.code {
+			t.Errorf("%s %s: %d, want %d", tc.method, tc.path, resp.StatusCode, tc.code)
+		}
+		for h, want := range map[string]string{"X-Content-Type-Options": "nosniff", "Referrer-Policy": "no-referrer"} {
+			if got := resp.Header.Get(h); got != want {
+				t.Errorf("%s %s: %s = %q, want %q", tc.method, tc.path, h, got, want)
+			}
+		}
+		if csp := resp.Header.Get("Content-Security-Policy"); !strings.Contains(csp, "default-src 'self'") || !strings.Contains(csp, "connect-src 'self'") {
+			t.Errorf("%s %s: CSP %q", tc.method, tc.path, csp)
+		}
+	}
+}
+
+// TestExportStatic writes the static site and serves it with a plain file
+// server (no CSP, no eval752 code): the page loads and scores the demo.
+func TestExportStatic(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "site")
+	cmd := exec.Command(env.bin, "export-static", "--dir", env.static, out)
+	if b, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("export-static: %v\n%s", err, b)
+	}
+	for _, f := range []string{"index.html", "app.js", "app-worker.js", "wasm_exec.js", "manifest.webmanifest", "web/app.wasm", "web/worker.wasm", "web/worker.js", "web/demo.eval752.zip", "web/eval752.css"} {
+		if _, err := os.Stat(filepath.Join(out, f)); err != nil {
+			t.Errorf("export-static: %s missing", f)
+		}
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	hs := &http.Server{Handler: http.FileServer(http.Dir(out))}
+	go hs.Serve(ln)
+	defer hs.Close()
+	b := newBrowser(t)
+	b.openURL("http://" + ln.Addr().String() + "/")
+	b.click(`[data-test=demo-button]`)
+	b.waitReady(60 * time.Second)
+	v := cliValidate(t, env.demo)
+	if e, w := b.counts(); e != v.Counts.Error || w != v.Counts.Warning {
+		t.Errorf("static site: counts %d/%d, CLI %d/%d", e, w, v.Counts.Error, v.Counts.Warning)
+	}
+}

@@ -1,0 +1,57 @@
+package ui
+
+import (
+	"strings"
+	"testing"
+
+	"eval752/app/report"
+)
+
+func TestChartSVGScalesPerMetric(t *testing.T) {
+	yes := true
+	tb := report.Table{ID: "t", Title: "T", Chart: true,
+		Columns: []report.Column{{Key: "run", Label: "run"}, {Key: "acc", Label: "accuracy"}, {Key: "cost", Label: "cost"}},
+		Rows: [][]report.Cell{{
+			{Text: "r1"},
+			{Metric: "acc", Value: report.F(0.5), CILow: report.F(0.4), CIHigh: report.F(0.6), Pass: &yes, Threshold: "≥ 0.4"},
+			{Metric: "cost", Value: report.F(200)},
+		}}}
+	svg := chartSVG(tb)
+	// Plot area: x from 230 to 650 (labelW 230, plotW 420).
+	// acc 0.5 on the rate scale [0, 1]: width 0.5·420 = 210, a passing bar.
+	// Its CI [0.4, 0.6] spans x = 230+0.4·420 = 398 to 230+0.6·420 = 482.
+	// cost 200 on its own scale [0, 200]: width 420.
+	for _, want := range []string{
+		`<rect class="bar bar-pass" x="230.0" y="24.0" width="210.0"`,
+		`<line class="err" x1="398.0" y1="31.0" x2="482.0" y2="31.0"/>`,
+		`width="420.0"`,
+		`>acc</text>`, `>cost</text>`,
+	} {
+		if !strings.Contains(svg, want) {
+			t.Errorf("chart lacks %s:\n%s", want, svg)
+		}
+	}
+	if strings.Contains(svg, "style=") {
+		t.Error("chart uses an inline style (refused by the CSP)")
+	}
+	if got := chartSVG(report.Table{}); got != "<div></div>" {
+		t.Errorf("empty table chart = %q", got)
+	}
+}
+
+func TestFullValue(t *testing.T) {
+	for _, tc := range []struct {
+		v    *float64
+		want string
+	}{
+		{nil, ""},
+		{report.F(0.1), "0.1"},
+		{report.F(1.0 / 3), "0.3333333333333333"},
+		{report.F(0.34222222222222226), "0.34222222222222226"},
+		{report.F(12), "12"},
+	} {
+		if got := FullValue(tc.v); got != tc.want {
+			t.Errorf("FullValue = %q, want %q", got, tc.want)
+		}
+	}
+}
