@@ -275,8 +275,8 @@ func TestNestedRoot(t *testing.T) {
 	for _, f := range ds.Findings {
 		got[f.Code]++
 	}
-	// __MACOSX metadata lies outside the layout: one warning; the folder is an info
-	if got["bundle.nested-root"] != 1 || got["zip.unknown-entry"] != 1 || len(ds.Findings) != 2 {
+	// __MACOSX metadata is an info (bundle.os-metadata, not read); the folder is an info
+	if got["bundle.nested-root"] != 1 || got["bundle.os-metadata"] != 1 || len(ds.Findings) != 2 {
 		t.Errorf("findings %v", codes(ds.Findings))
 	}
 	bd := ds.Bundles[0]
@@ -410,5 +410,38 @@ func TestPrettyPrintedRecords(t *testing.T) {
 			ds.Items[0].Line != 1 || ds.Items[1].Line != 21 || ds.Items[1].V.ID != "img-001" {
 			t.Errorf("%s: items %+v", in.Name, ds.Items)
 		}
+	}
+}
+
+// TestOSMetadataEntries: a bundle zipped by macOS Finder (a folder, its
+// .DS_Store, AppleDouble ._ files under __MACOSX/ and beside the sections)
+// loads as the bundle in the folder with one bundle.os-metadata info and the
+// nested-root info; the metadata files are hashed, never parsed as sections
+// or listed as assets.
+func TestOSMetadataEntries(t *testing.T) {
+	b := zipOf(t,
+		zent{"geo/manifest.json", `{"format_version": 1, "kind": "dataset"}`},
+		zent{"geo/meta.json", `{"name": "geo"}`},
+		zent{"geo/sections/section-1.jsonl", seedFile(t, "items.jsonl")},
+		zent{"geo/sections/._section-1.jsonl", "\x00\x05\x16\x07\x00\x02\x00\x00Mac OS X"},
+		zent{"geo/assets/photo-001.jpg", "x"},
+		zent{"geo/assets/.DS_Store", "\x00\x00\x00\x01Bud1"},
+		zent{"geo/.DS_Store", "\x00\x00\x00\x01Bud1"},
+		zent{"__MACOSX/geo/._manifest.json", "\x00\x05\x16\x07"},
+	)
+	ds := load(t, memInput("b.eval752.zip", b))
+	var got []string
+	for _, f := range ds.Findings {
+		got = append(got, f.Code)
+	}
+	if strings.Join(got, ",") != "bundle.nested-root,bundle.os-metadata" && strings.Join(got, ",") != "bundle.os-metadata,bundle.nested-root" {
+		t.Errorf("findings %q", codes(ds.Findings))
+	}
+	bd := ds.Bundles[0]
+	if len(bd.Sections) != 1 || len(bd.Assets) != 1 || len(ds.Items) != 2 {
+		t.Errorf("sections %v assets %v items %d", bd.Sections, bd.Assets, len(ds.Items))
+	}
+	if _, ok := bd.SHA256["assets/.DS_Store"]; !ok {
+		t.Errorf("metadata file not hashed: %v", bd.SHA256)
 	}
 }

@@ -2,6 +2,7 @@ package dataset
 
 import (
 	"encoding/json"
+	"sort"
 	"strings"
 )
 
@@ -91,10 +92,50 @@ func normalizeManifest(raw map[string]any) []byte {
 		}
 	}
 	if f, ok := raw["files"]; ok && f != nil {
-		out["files"] = f
+		out["files"] = manifestFiles(f)
 	}
 	b, _ := json.Marshal(out)
 	return b
+}
+
+// manifestFiles reads manifest.json's file list in the shapes people write
+// it: eval752's [{"path", "sha256", …}], a list of paths ["sections/a.jsonl"],
+// or an object {"sections/a.jsonl": "<sha256>"} (in name order).
+func manifestFiles(f any) any {
+	switch x := f.(type) {
+	case []any:
+		out := make([]any, 0, len(x))
+		for _, e := range x {
+			if s, ok := e.(string); ok {
+				out = append(out, map[string]any{"path": s})
+			} else {
+				out = append(out, e)
+			}
+		}
+		return out
+	case map[string]any:
+		names := make([]string, 0, len(x))
+		for k := range x {
+			names = append(names, k)
+		}
+		sort.Strings(names)
+		out := make([]any, 0, len(x))
+		for _, k := range names {
+			e := map[string]any{"path": k}
+			switch v := x[k].(type) {
+			case string:
+				e["sha256"] = v
+			case map[string]any:
+				for kk, vv := range v {
+					e[kk] = vv
+				}
+				e["path"] = k
+			}
+			out = append(out, e)
+		}
+		return out
+	}
+	return f
 }
 
 // NormalizeKind maps a manifest kind as people write it to "dataset" or

@@ -679,6 +679,7 @@ func (l *loader) bundle(name string, r io.ReaderAt, size int64) error {
 	}
 	forcedFmt := map[string]model.Format{}
 	sawManifest, sawMeta := false, false
+	var osFiles []string
 	for _, e := range order {
 		if err := l.ctx.Err(); err != nil {
 			return err
@@ -690,6 +691,10 @@ func (l *loader) bundle(name string, r io.ReaderAt, size int64) error {
 		key := relName(e.Name, root) // the name the version hash and asset references use
 		full := a.Full(e.Name)
 		kind, fc := classify(clean)
+		if osMetadata(e.Name) {
+			osFiles = append(osFiles, e.Name)
+			kind = entryRaw // hashed (the find | sha256sum recipe sees it too), not read
+		}
 		if _, ok := forcedFmt[clean]; ok {
 			kind = entryParse // the manifest names its format
 		}
@@ -755,6 +760,9 @@ func (l *loader) bundle(name string, r io.ReaderAt, size int64) error {
 			}
 		}
 	}
+	if len(osFiles) > 0 {
+		l.add(RuleOSMetadata.At(name, 0, "", "%d file(s) added by the operating system when zipping (first: %q) are not read", len(osFiles), osFiles[0]))
+	}
 	if !sawManifest {
 		l.add(RuleMissingManifest.At(name, 0, "", "the bundle has no manifest.json at its root"))
 	}
@@ -773,12 +781,28 @@ func (l *loader) bundle(name string, r io.ReaderAt, size int64) error {
 // layout is at the root and every entry (other than __MACOSX/ metadata) is
 // under one folder that holds manifest.json, meta.json or sections/, that
 // folder is the root. It returns "" or the folder with its slash.
+// osMetadata reports whether a zip entry is a file the operating system
+// adds when zipping: macOS's __MACOSX/ folder, AppleDouble "._x" files and
+// .DS_Store, Windows' Thumbs.db and desktop.ini.
+func osMetadata(name string) bool {
+	n := strings.TrimSuffix(bundle.Clean(name), "/")
+	if n == "__MACOSX" || strings.HasPrefix(n, "__MACOSX/") {
+		return true
+	}
+	base := path.Base(n)
+	switch base {
+	case ".DS_Store", "Thumbs.db", "desktop.ini":
+		return true
+	}
+	return strings.HasPrefix(base, "._")
+}
+
 func nestedRoot(es []*bundle.Entry) string {
 	root := ""
 	hasLayout := false
 	for _, e := range es {
 		n := bundle.Clean(e.Name)
-		if strings.HasPrefix(n, "__MACOSX/") || n == "__MACOSX" {
+		if osMetadata(n) {
 			continue
 		}
 		top, rest, ok := strings.Cut(n, "/")

@@ -23,6 +23,12 @@ var (
 		Source:      "seed 004 (manifest.json, meta.json, sections/ at the root of the zip)",
 		Hint:        "zip the folder's contents rather than the folder (cd folder && zip -r ../x.eval752.zip .)",
 	})
+	RuleOSMetadata = finding.Register(finding.Rule{
+		Code: "bundle.os-metadata", Severity: finding.Info, Family: "bundle",
+		Description: "files an operating system adds when zipping (__MACOSX/, ._* AppleDouble files, .DS_Store, Thumbs.db, desktop.ini) are hashed but not read; one finding per bundle",
+		Source:      "seed 004 (.eval752.zip layout)",
+		Hint:        "nothing to do; zip -r -X, or zip -d x.eval752.zip '__MACOSX/*' '*.DS_Store', leaves them out",
+	})
 	RuleNoSections = finding.Register(finding.Rule{
 		Code: "bundle.no-sections", Severity: finding.Warning, Family: "bundle",
 		Description: "a dataset bundle has no sections/*.jsonl file",

@@ -62,9 +62,11 @@ type Page struct {
 	onMsg  app.Func
 	onErr  app.Func
 	ready  bool
-	queue  []map[string]any
-	nextID int
-	evalID int
+	// working is true from posting an evaluation until its result or error.
+	working bool
+	queue   []map[string]any
+	nextID  int
+	evalID  int
 
 	status  string
 	loads   int // loads started; data-loads lets tests tell one load's "ready" from the next
@@ -130,7 +132,7 @@ func (p *Page) startWorker() {
 			msg += ": " + args[0].Get("message").String()
 		}
 		p.ctx.Dispatch(func(ctx app.Context) {
-			p.status, p.errMsg = StatusError, msg
+			p.status, p.errMsg, p.working = StatusError, msg, false
 		})
 		return nil
 	})
@@ -153,6 +155,7 @@ func (p *Page) stopWorker() {
 		p.onErr = nil
 	}
 	p.ready = false
+	p.working = false
 	p.queue = nil
 }
 
@@ -217,6 +220,7 @@ func (p *Page) onMessage(data app.Value) {
 			json.Unmarshal([]byte(v.String()), &p.meta)
 		}
 		p.res = &r
+		p.working = false
 		p.raw, p.reps = map[string]string{}, map[string]*report.Report{}
 		for _, k := range wire.Reports {
 			if v := data.Get(k); v.Type() == app.TypeString {
@@ -235,6 +239,7 @@ func (p *Page) onMessage(data app.Value) {
 	case wire.TypeError:
 		msg := data.Get("message").String()
 		if id == p.evalID && p.status == StatusLoading {
+			p.working = false
 			p.status, p.errMsg = StatusError, msg
 			return
 		}
@@ -265,6 +270,12 @@ func (p *Page) evaluate(files app.Value) {
 	if n == 0 {
 		return
 	}
+	if p.working {
+		// A new load replaces the running one: the worker runs one job at
+		// a time, so stop it rather than queue behind it.
+		p.stopWorker()
+		p.startWorker()
+	}
 	arr := app.Window().Get("Array").New()
 	names := make([]any, 0, n)
 	p.names = p.names[:0]
@@ -288,6 +299,7 @@ func (p *Page) evaluate(files app.Value) {
 	p.stage, p.done, p.total = "read", 0, 0
 	p.started = time.Now()
 	p.evalID = p.send(map[string]any{"type": wire.TypeEvaluate, "files": arr, "names": names})
+	p.working = true
 }
 
 // loadDemo fetches the same-origin demo bundle and evaluates it like a file

@@ -70,9 +70,9 @@ func (p *Page) renderLoad(status string) app.UI {
 		app.Div().Class("drop-text").Body(
 			app.Strong().Text("Drop a .eval752.zip bundle or JSONL / JSON / YAML / TREC files here"),
 			app.Span().Text(" — or "),
-			app.Label().For("file-input").Class("button primary").Text("choose files…"),
 			app.Input().Type("file").ID("file-input").Class("visually-hidden").Multiple(true).
 				Attr("data-test", "file-input").OnChange(p.onFiles),
+			app.Label().For("file-input").Class("button primary").Text("choose files…"),
 			app.Span().Text(" "),
 			app.Button().Class("button").Attr("data-test", "demo-button").Disabled(busy).
 				Text("load the demo bundle").OnClick(p.loadDemo),

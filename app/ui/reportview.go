@@ -298,7 +298,7 @@ func chartSVG(t report.Table) string {
 				}
 			}
 			x0, x1 := math.Min(zero, x(b.v)), math.Max(zero, x(b.v))
-			label := b.label
+			label := strings.TrimPrefix(b.label, m+" · ") // the panel names the metric
 			if len([]rune(label)) > 34 {
 				label = string([]rune(label)[:33]) + "…"
 			}

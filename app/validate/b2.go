@@ -403,18 +403,38 @@ func asOfProblem(s string) string {
 
 // revisionMatch accepts equal revisions, or an abbreviated hex revision
 // (≥ 7 digits, like a short git hash) that is a prefix of the other.
+//
+// A revision written with an ellipsis, as seed 000 §1 writes its example
+// ("2ff6aa..."), is explicitly abbreviated: its hex part matches as a prefix
+// from 6 digits on.
 func revisionMatch(a, b string) bool {
 	if a == b {
 		return a != ""
 	}
+	a, ea := cutEllipsis(a)
+	b, eb := cutEllipsis(b)
 	short, long := a, b
 	if len(short) > len(long) {
 		short, long = long, short
 	}
-	if len(short) < 7 || !isHex(short) {
+	min := 7
+	if ea || eb {
+		min = 6
+	}
+	if len(short) < min || !isHex(short) {
 		return false
 	}
 	return strings.HasPrefix(strings.ToLower(long), strings.ToLower(short))
+}
+
+// cutEllipsis removes a trailing "..." or "…" and reports whether there was one.
+func cutEllipsis(s string) (string, bool) {
+	for _, e := range []string{"...", "…"} {
+		if t, ok := strings.CutSuffix(s, e); ok {
+			return t, true
+		}
+	}
+	return s, false
 }
 
 func isHex(s string) bool {

@@ -310,6 +310,12 @@ func TestRevisionMatch(t *testing.T) {
 		{"v1.0.0", "v1", false},              // not hex: exact match only
 		{"2ff6aa1c0d9e77", "2FF6AA1C", true}, // case-insensitive hex
 		{"", "", false},
+		// seed 000 §1 writes "2ff6aa...": an ellipsis marks the abbreviation,
+		// so 6 hex digits suffice; without it they do not (above)
+		{"2ff6aa1c0d9e77", "2ff6aa...", true},
+		{"2ff6aa…", "2ff6aa1c0d9e77", true},
+		{"2ff6ab1c0d9e77", "2ff6aa...", false},
+		{"2ff6aa1c0d9e77", "2ff6a...", false}, // 5 digits: too short even so
 	}
 	for _, c := range cases {
 		if got := revisionMatch(c.a, c.b); got != c.want {

@@ -136,17 +136,27 @@ func (c *checker) checkManifest(b *dataset.Bundle) {
 		return // no list, or a manifest.json given outside an archive: nothing to compare
 	}
 	listed := map[string]bool{}
+	// files written as an object {"sections/a.jsonl": "<sha256>"} are
+	// pointed at by name, a list by index
+	rawFiles, _ := rawField(m.Raw, "files")
+	_, byName := rawFiles.(map[string]any)
+	filePtr := func(i int, f string, key string) string {
+		if byName {
+			return ptr("files", f)
+		}
+		return ptr("files", i, key)
+	}
 	for i, f := range m.V.Files {
 		name := strings.TrimPrefix(f.Path, "./")
 		listed[name] = true
 		got, ok := b.SHA256[name]
 		if !ok {
-			c.add(ruleManifestFileMissing.At(m.Path, m.Line, ptr("files", i, "path"), "manifest lists %q, which is not in the archive", f.Path))
+			c.add(ruleManifestFileMissing.At(m.Path, m.Line, filePtr(i, f.Path, "path"), "manifest lists %q, which is not in the archive", f.Path))
 			continue
 		}
 		want := strings.ToLower(strings.TrimPrefix(strings.TrimSpace(f.SHA256), "sha256:"))
 		if want != "" && want != got {
-			c.add(ruleManifestSHA.At(m.Path, m.Line, ptr("files", i, "sha256"),
+			c.add(ruleManifestSHA.At(m.Path, m.Line, filePtr(i, f.Path, "sha256"),
 				"manifest sha256 of %s is %s, the archive's file hashes to %s", name, want, got))
 		}
 	}

@@ -187,3 +187,63 @@ func TestEndToEndRAG(t *testing.T) {
 		t.Errorf("findings:\n got\n  %s\n want\n  %s\nreader findings:\n%s", strings.Join(g, "\n  "), strings.Join(want, "\n  "), dump(ds.Findings))
 	}
 }
+
+// zipOf packs name/body pairs, in order, with Go's zip writer.
+func zipOf(t *testing.T, kv ...string) []byte {
+	t.Helper()
+	var buf bytes.Buffer
+	zw := zip.NewWriter(&buf)
+	for i := 0; i < len(kv); i += 2 {
+		w, err := zw.Create(kv[i])
+		if err != nil {
+			t.Fatal(err)
+		}
+		w.Write([]byte(kv[i+1]))
+	}
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+// TestHandWrittenCompanions: a bundle holding only what seed 004 lists, with
+// manifest.json and meta.json spelled as a test author might (seed 004 names
+// their content, not their keys), gives exactly the expected findings of the
+// reader and the rules together — none for the plausible spellings; the
+// version-hash findings point at the key used and show the expected value.
+func TestHandWrittenCompanions(t *testing.T) {
+	items := `{"id": "q-001", "type": "mcq_single", "inputs": {"text": "法国的首都是？", "images": [], "audio": [], "video": []}, "choices": ["伦敦", "巴黎", "柏林", "马德里"], "answer": "巴黎", "checker": null, "criteria": null, "meta": {"source": "geography-basics", "difficulty": "easy", "section": "Europe"}}
+{"id": "img-001", "type": "freeform", "inputs": {"text": "描述你在这张图片中看到了什么。", "images": ["assets/photo-001.jpg"]}, "answer": "一只猫坐在窗台上。", "meta": { "requires": "vision" }}
+`
+	cases := []struct {
+		name, manifest, meta string
+		want                 []string // "code pointer"
+	}{
+		{"eval752 spelling, label hash", `{"format_version": 1, "kind": "dataset"}`, `{"name": "geo", "description": "d", "version_hash": "v1"}`,
+			[]string{"bundle.version-hash-unverifiable /version_hash"}},
+		{"version/type, title, null description, numeric version", `{"version": "1.0", "type": "Dataset"}`, `{"title": "geo", "description": null, "version": 1, "hash": "md5:d41d8cd98f00b204e9800998ecf8427e"}`,
+			[]string{"bundle.version-hash-unverifiable /hash"}},
+		{"results kind, file list of paths", `{"format_version": "1.0", "type": "results", "files": ["sections/section-1.jsonl", "assets/photo-001.jpg"]}`, `{"name": "geo"}`,
+			[]string{"bundle.version-hash-missing "}},
+		{"stale hex hash under an alias", `{"format_version": 1, "kind": "dataset"}`, `{"name": "geo", "versionHash": "deadbeef"}`,
+			[]string{"bundle.version-hash /versionHash"}},
+		{"file map with a wrong sha256", `{"format_version": 1, "kind": "dataset", "files": {"sections/section-1.jsonl": "` + strings.Repeat("0", 64) + `"}}`, `{"name": "geo", "version_hash": "v1"}`,
+			[]string{"bundle.manifest-sha256 /files/sections~1section-1.jsonl", "bundle.version-hash-unverifiable /version_hash"}},
+	}
+	for _, c := range cases {
+		ds := load(t, map[string][]byte{"b.eval752.zip": zipOf(t,
+			"manifest.json", c.manifest, "meta.json", c.meta,
+			"sections/section-1.jsonl", items, "assets/photo-001.jpg", "\xff\xd8\xff\xe0")})
+		all := append(append(finding.List(nil), ds.Findings...), Run(ds, DefaultOptions())...).Normalize()
+		var got []string
+		for _, f := range all {
+			got = append(got, f.Code+" "+f.Pointer)
+			if f.Code == "bundle.version-hash" && !strings.Contains(f.Message, "expected sha256:") {
+				t.Errorf("%s: mismatch message without the expected value: %s", c.name, f.Message)
+			}
+		}
+		if strings.Join(got, "|") != strings.Join(c.want, "|") {
+			t.Errorf("%s: got %q, want %q", c.name, got, c.want)
+		}
+	}
+}

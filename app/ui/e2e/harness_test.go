@@ -1,8 +1,5 @@
-// Package e2e drives the built page in a real headless Chromium: the two
-// WASM files, the static assets and `eval752 serve` on a random loopback
-// port, exactly as a user gets them. Expected numbers always come from the
-// CLI run on the same file (`eval752 validate --json`, `score --json`), an
-// independent front end over the same core.
+//go:build !js
+
 package e2e
 
 import (
@@ -171,9 +168,6 @@ func build(web string) error {
 			continue
 		}
 		args := []string{"build", "-trimpath", "-o", dst}
-		if j.name == "eval752" && os.Getenv("E2E_NOASM") != "" {
-			args = append(args, "-tags", "noasm")
-		}
 		if j.wasm {
 			args = append(args, "-ldflags=-s -w")
 		}

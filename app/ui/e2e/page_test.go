@@ -1,3 +1,5 @@
+//go:build !js
+
 package e2e
 
 import (
@@ -515,5 +517,28 @@ func TestExportStatic(t *testing.T) {
 	v := cliValidate(t, env.demo)
 	if e, w := b.counts(); e != v.Counts.Error || w != v.Counts.Warning {
 		t.Errorf("static site: counts %d/%d, CLI %d/%d", e, w, v.Counts.Error, v.Counts.Warning)
+	}
+}
+
+// TestCancel starts scoring a large bundle, cancels it (the worker is
+// terminated and restarted), and loads the demo next.
+func TestCancel(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "large.eval752.zip")
+	largeBundle(t, file, 20000)
+	b := newBrowser(t)
+	b.open()
+	b.upload(file)
+	b.waitJS(`!!document.querySelector('[data-test=cancel]')`, 10*time.Second)
+	b.click(`[data-test=cancel]`)
+	b.waitJS(`document.querySelector('[data-test=status]').textContent === 'cancelled'`, 10*time.Second)
+	if b.status() != "cancelled" {
+		t.Fatalf("status %q after cancel", b.status())
+	}
+	b.seen = b.loads()
+	b.click(`[data-test=demo-button]`)
+	b.waitReady(60 * time.Second)
+	v := cliValidate(t, env.demo)
+	if e, w := b.counts(); e != v.Counts.Error || w != v.Counts.Warning {
+		t.Errorf("demo after cancel: counts %d/%d, CLI %d/%d", e, w, v.Counts.Error, v.Counts.Warning)
 	}
 }

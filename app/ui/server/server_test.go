@@ -1,0 +1,105 @@
+package server
+
+import (
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// staticDir lays out a minimal static folder: every required file with
+// recognisable content.
+func staticDir(t *testing.T) string {
+	dir := t.TempDir()
+	os.MkdirAll(filepath.Join(dir, "web"), 0o755)
+	for _, f := range WebFiles {
+		if f.Optional {
+			continue
+		}
+		if err := os.WriteFile(filepath.Join(dir, filepath.FromSlash(f.Rel)), []byte("content of "+f.Rel), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+func TestSecureHandler(t *testing.T) {
+	dir := staticDir(t)
+	srv := httptest.NewServer(Secure(Handler(dir)))
+	defer srv.Close()
+	tests := []struct {
+		method, path string
+		code         int
+		ctype, body  string
+	}{
+		{"GET", "/", 200, "text/html", "eval752"},
+		{"HEAD", "/web/worker.wasm", 200, "application/wasm", ""},
+		{"GET", "/web/worker.js", 200, "text/javascript; charset=utf-8", "content of worker.js"},
+		{"GET", "/web/eval752.css", 200, "text/css; charset=utf-8", "content of app.css"},
+		{"GET", "/app.js", 200, "application/javascript", ""},
+		{"GET", "/web/demo.eval752.zip", 404, "", ""}, // optional and absent
+		{"POST", "/", 405, "", ""},
+		{"DELETE", "/web/app.wasm", 405, "", ""},
+		{"GET", "/web/static.go", 404, "", ""},
+		{"GET", "/web/../worker.js", 404, "", ""},
+		{"GET", "/robots.txt", 404, "", ""},
+		{"GET", "/web/app.wasm?x=1", 404, "", ""},
+	}
+	for _, tc := range tests {
+		req, _ := http.NewRequest(tc.method, srv.URL+tc.path, nil)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var sb strings.Builder
+		buf := make([]byte, 4096)
+		for {
+			n, err := resp.Body.Read(buf)
+			sb.Write(buf[:n])
+			if err != nil {
+				break
+			}
+		}
+		resp.Body.Close()
+		if resp.StatusCode != tc.code {
+			t.Errorf("%s %s: %d, want %d", tc.method, tc.path, resp.StatusCode, tc.code)
+			continue
+		}
+		if resp.Header.Get("Content-Security-Policy") != CSP || resp.Header.Get("X-Content-Type-Options") != "nosniff" || resp.Header.Get("Referrer-Policy") != "no-referrer" {
+			t.Errorf("%s %s: security headers missing: %v", tc.method, tc.path, resp.Header)
+		}
+		if tc.ctype != "" && resp.Header.Get("Content-Type") != tc.ctype {
+			t.Errorf("%s %s: Content-Type %q, want %q", tc.method, tc.path, resp.Header.Get("Content-Type"), tc.ctype)
+		}
+		if tc.body != "" && !strings.Contains(sb.String(), tc.body) {
+			t.Errorf("%s %s: body lacks %q", tc.method, tc.path, tc.body)
+		}
+	}
+}
+
+func TestVersionFollowsFiles(t *testing.T) {
+	dir := staticDir(t)
+	v1 := buildVersion(dir)
+	if v1 != buildVersion(dir) {
+		t.Error("version differs for the same files")
+	}
+	os.WriteFile(filepath.Join(dir, "web", "worker.wasm"), []byte("rebuilt"), 0o644)
+	if v2 := buildVersion(dir); v2 == v1 || !strings.HasPrefix(v2, "0.") {
+		t.Errorf("version %q after a rebuild (was %q): want a new version prefixed by version.Version", v2, v1)
+	}
+}
+
+func TestCSPHasNoInlineAllowance(t *testing.T) {
+	for _, bad := range []string{"unsafe-inline", " 'unsafe-eval'", "*", "http:", "https:"} {
+		if strings.Contains(CSP, bad) {
+			t.Errorf("CSP allows %s: %s", bad, CSP)
+		}
+	}
+	for _, need := range []string{"'wasm-unsafe-eval'", "connect-src 'self'", "default-src 'self'", "frame-ancestors 'none'"} {
+		if !strings.Contains(CSP, need) {
+			t.Errorf("CSP lacks %s", need)
+		}
+	}
+}
