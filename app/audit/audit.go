@@ -162,8 +162,6 @@ func refusalSection(ref refusalResult, opt Options) report.Section {
 			ptext = clip(r.Passage.Text, opt.PassageChars)
 		}
 		sim := num(r.Sim, 3)
-		sim.Threshold = fmt.Sprintf("< %.2f", opt.RefusalThreshold)
-		sim.Pass = report.B(!r.Flagged)
 		flag := ""
 		if r.Flagged {
 			flag = "REVIEW"
