@@ -9,6 +9,8 @@ package answer
 import (
 	"strings"
 	"unicode"
+
+	"eval752/app/textnorm"
 )
 
 // Normalize folds text for answer matching:
@@ -20,13 +22,12 @@ import (
 //     symbols (S*) such as "℃", "+", "=" are kept;
 //  3. Latin letters lower-cased (other scripts have no case to fold).
 //
+// Width folding is textnorm.FoldWidth, shared with the audit and validate
+// keys; the rest differs from them on purpose (see package textnorm).
 // It is deliberately not full NFKC (no compatibility decomposition of "①" or
 // ligatures) so that it needs no Unicode tables beyond the standard library.
 func Normalize(s string) string {
-	rs := []rune(s)
-	for i, r := range rs {
-		rs[i] = foldWidth(r)
-	}
+	rs := []rune(textnorm.FoldWidthString(s))
 	var b strings.Builder
 	b.Grow(len(s))
 	for i, r := range rs {
@@ -62,23 +63,8 @@ func keepPunct(rs []rune, i int) bool {
 	return false
 }
 
-// foldWidth maps full-width ASCII forms to ASCII.
-func foldWidth(r rune) rune {
-	switch {
-	case r >= 0xFF01 && r <= 0xFF5E:
-		return r - 0xFF01 + 0x21
-	case r == 0x3000:
-		return ' '
-	}
-	return r
-}
-
 // foldText applies width folding and trims, keeping punctuation (used where
 // separators matter, e.g. numbers and choice letters).
 func foldText(s string) string {
-	rs := []rune(s)
-	for i, r := range rs {
-		rs[i] = foldWidth(r)
-	}
-	return strings.TrimSpace(string(rs))
+	return strings.TrimSpace(textnorm.FoldWidthString(s))
 }

@@ -1,9 +1,11 @@
 package audit
 
 import (
+	"cmp"
 	"fmt"
+	"maps"
 	"math"
-	"sort"
+	"slices"
 	"strings"
 
 	"eval752/app/dataset"
@@ -169,7 +171,7 @@ func splitDesignTable(qs []dataset.Rec[model.V2Question]) report.Table {
 			a.chars += runeLen(*q.V.Answer)
 		}
 	}
-	for _, s := range sortedKeys(splits) {
+	for _, s := range slices.Sorted(maps.Keys(splits)) {
 		cats := append([]string{}, Categories...)
 		for k := range per {
 			if k[0] == s && !knownCategory(k[1]) {
@@ -224,17 +226,7 @@ func resolutionTable(qs []query, opt Options) report.Table {
 	for _, q := range qs {
 		per[[2]string{string(q.Format), q.Split}]++
 	}
-	keys := make([][2]string, 0, len(per))
-	for k := range per {
-		keys = append(keys, k)
-	}
-	sort.Slice(keys, func(i, j int) bool {
-		if keys[i][0] != keys[j][0] {
-			return keys[i][0] < keys[j][0]
-		}
-		return keys[i][1] < keys[j][1]
-	})
-	for _, k := range keys {
+	for _, k := range sortedPairs(per) {
 		t.Rows = append(t.Rows, []report.Cell{txt(k[0]), txt(nonEmpty(k[1])), count(per[k]), num(resolution(opt.ResolutionP, per[k]), 1)})
 	}
 	t.Notes = append(t.Notes, "A difference between two systems smaller than this cannot be told from noise by comparing two independent accuracies; compare paired (bootstrap, McNemar) on the same questions instead (seed 002).")
@@ -302,7 +294,7 @@ func questionTypeTable(ds *dataset.Dataset) (report.Table, bool) {
 	}
 	if len(unknown) > 0 {
 		var us []string
-		for _, k := range sortedKeys(unknown) {
+		for _, k := range slices.Sorted(maps.Keys(unknown)) {
 			us = append(us, fmt.Sprintf("%s (%d)", k, unknown[k]))
 		}
 		t.Notes = append(t.Notes, "question_type values not mapped to a §4.1 row: "+strings.Join(us, ", ")+"; they count in the denominator only.")
@@ -340,19 +332,18 @@ func ragSplitTable(ds *dataset.Dataset) (report.Table, bool) {
 	if len(per) == 0 {
 		return t, false
 	}
-	keys := make([][2]string, 0, len(per))
-	for k := range per {
-		keys = append(keys, k)
-	}
-	sort.Slice(keys, func(i, j int) bool {
-		if keys[i][0] != keys[j][0] {
-			return keys[i][0] < keys[j][0]
-		}
-		return keys[i][1] < keys[j][1]
-	})
-	for _, k := range keys {
+	for _, k := range sortedPairs(per) {
 		a := per[k]
 		t.Rows = append(t.Rows, []report.Cell{txt(nonEmpty(k[0])), txt(nonEmpty(k[1])), count(a.n), count(a.un), meanLen(a.chars, a.withAns)})
 	}
 	return t, true
+}
+
+// sortedPairs returns m's (set, split)-style keys ordered by the first
+// string, then the second, so table rows come out in the same order on every
+// run.
+func sortedPairs[V any](m map[[2]string]V) [][2]string {
+	return slices.SortedFunc(maps.Keys(m), func(a, b [2]string) int {
+		return cmp.Or(cmp.Compare(a[0], b[0]), cmp.Compare(a[1], b[1]))
+	})
 }

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"flag"
 	"os"
-	"sort"
 	"strconv"
 	"strings"
 	"testing"
@@ -42,14 +41,7 @@ func where(f finding.Finding, ids map[int]string) string {
 func TestFixtureFindingsExactlyWherePlanted(t *testing.T) {
 	ds := fixture(t)
 	_, fs := Audit(ds, DefaultOptions())
-	ids := idAt(ds)
-	var got []string
-	for _, f := range fs {
-		got = append(got, f.Code+"@"+where(f, ids))
-	}
-	want := append([]string(nil), plantedFindings...)
-	sort.Strings(got)
-	sort.Strings(want)
+	got, want := foundAndPlanted(fs, ds)
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("findings differ\n got: %q\nwant: %q", got, want)
 		for _, f := range fs {

@@ -2,11 +2,14 @@ package audit
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 
 	"eval752/app/dataset"
 	"eval752/app/finding"
+	"eval752/app/jsonl"
 	"eval752/app/model"
 )
 
@@ -275,10 +278,10 @@ func (g *gateRun) question(r dataset.Rec[model.V2Question]) {
 	distinct := map[ckey]bool{}
 	for i, p := range q.Provenance {
 		if p.Doc == "" {
-			g.add(ruleRequired.At(path, line, ptr("provenance", i, "doc"), "question %s: provenance %d has no doc", q.ID, i))
+			g.add(ruleRequired.At(path, line, jsonl.Pointer("provenance", i, "doc"), "question %s: provenance %d has no doc", q.ID, i))
 		}
 		if p.Clause == "" {
-			g.add(ruleRequired.At(path, line, ptr("provenance", i, "clause"), "question %s: provenance %d has no clause", q.ID, i))
+			g.add(ruleRequired.At(path, line, jsonl.Pointer("provenance", i, "clause"), "question %s: provenance %d has no clause", q.ID, i))
 		}
 		distinct[ckey{p.Doc, p.Clause}] = true
 	}
@@ -305,9 +308,9 @@ func (g *gateRun) question(r dataset.Rec[model.V2Question]) {
 		if len(bs) == 0 {
 			all = false
 			if g.ix.docs[p.Doc] {
-				g.add(ruleProvenance.At(path, line, ptr("provenance", i), "question %s cites %s of %s, which is not in the clause index", q.ID, p.Clause, p.Doc))
+				g.add(ruleProvenance.At(path, line, jsonl.Pointer("provenance", i), "question %s cites %s of %s, which is not in the clause index", q.ID, p.Clause, p.Doc))
 			} else {
-				g.add(ruleProvenance.At(path, line, ptr("provenance", i), "question %s cites document %s, which is not in the clause index", q.ID, p.Doc))
+				g.add(ruleProvenance.At(path, line, jsonl.Pointer("provenance", i), "question %s cites document %s, which is not in the clause index", q.ID, p.Doc))
 			}
 			continue
 		}
@@ -356,11 +359,11 @@ func (g *gateRun) verbatim(r dataset.Rec[model.V2Question], answer string, resol
 		}
 		if q.Category == model.CategoryCross && len(distinctKeys(q.Provenance)) >= 2 && fit == 0 {
 			p := q.Provenance[i]
-			g.add(ruleContribution.At(path, line, ptr("provenance", i), "cross question %s: no sentence of the answer comes from %s of %s", q.ID, p.Clause, p.Doc))
+			g.add(ruleContribution.At(path, line, jsonl.Pointer("provenance", i), "cross question %s: no sentence of the answer comes from %s of %s", q.ID, p.Clause, p.Doc))
 		}
 		if len(bs) > 1 && fit > 1 {
 			p := q.Provenance[i]
-			g.add(ruleAmbiguous.At(path, line, ptr("provenance", i), "question %s: %s of %s has %d distinct bodies and the answer fits %d of them (%s)", q.ID, p.Clause, p.Doc, len(bs), fit, strings.Join(lines, ", ")))
+			g.add(ruleAmbiguous.At(path, line, jsonl.Pointer("provenance", i), "question %s: %s of %s has %d distinct bodies and the answer fits %d of them (%s)", q.ID, p.Clause, p.Doc, len(bs), fit, strings.Join(lines, ", ")))
 		}
 	}
 }
@@ -402,20 +405,6 @@ func locString(l dataset.Loc) string {
 	return l.Path
 }
 
-func ptr(parts ...any) string {
-	var b strings.Builder
-	for _, p := range parts {
-		b.WriteByte('/')
-		switch v := p.(type) {
-		case int:
-			b.WriteString(strconv.Itoa(v))
-		case string:
-			b.WriteString(strings.ReplaceAll(strings.ReplaceAll(v, "~", "~0"), "/", "~1"))
-		}
-	}
-	return b.String()
-}
-
 // quota compares each category's share with its target.
 func (g *gateRun) quota(qs []dataset.Rec[model.V2Question]) {
 	if g.opt.QuotaTolerance < 0 {
@@ -432,7 +421,7 @@ func (g *gateRun) quota(qs []dataset.Rec[model.V2Question]) {
 	if total == 0 {
 		return
 	}
-	for _, c := range sortedKeys(g.opt.Targets) {
+	for _, c := range slices.Sorted(maps.Keys(g.opt.Targets)) {
 		t := g.opt.Targets[c]
 		share := float64(n[c]) / float64(total)
 		if d := share - t; d > g.opt.QuotaTolerance+1e-12 || -d > g.opt.QuotaTolerance+1e-12 {
@@ -497,14 +486,14 @@ func (g *gateRun) splitCounts(qs []dataset.Rec[model.V2Question]) {
 		c.origin[q.V.Origin]++
 	}
 	var parts []string
-	for _, s := range sortedKeys(per) {
+	for _, s := range slices.Sorted(maps.Keys(per)) {
 		c := per[s]
 		var cs []string
-		for _, k := range sortedKeys(c.cat) {
+		for _, k := range slices.Sorted(maps.Keys(c.cat)) {
 			cs = append(cs, fmt.Sprintf("%s %d", nonEmpty(k), c.cat[k]))
 		}
 		var os []string
-		for _, k := range sortedKeys(c.origin) {
+		for _, k := range slices.Sorted(maps.Keys(c.origin)) {
 			os = append(os, fmt.Sprintf("%s %d", nonEmpty(k), c.origin[k]))
 		}
 		parts = append(parts, fmt.Sprintf("%s %d (%s; %s)", nonEmpty(s), c.n, strings.Join(cs, ", "), strings.Join(os, ", ")))
@@ -545,7 +534,7 @@ func docShares(qs []dataset.Rec[model.V2Question], keep func(model.V2Question) b
 // topDoc returns the document with most citations (ties: byte order).
 func topDoc(per map[string]int) (string, int) {
 	best, n := "", -1
-	for _, d := range sortedKeys(per) {
+	for _, d := range slices.Sorted(maps.Keys(per)) {
 		if per[d] > n {
 			best, n = d, per[d]
 		}

@@ -5,9 +5,11 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"sort"
 	"testing"
 
 	"eval752/app/dataset"
+	"eval752/app/finding"
 	"eval752/app/model"
 )
 
@@ -64,3 +66,16 @@ func idAt(ds *dataset.Dataset) map[int]string {
 }
 
 func str(s string) *string { return &s }
+
+// foundAndPlanted lists fs as sorted "code@where" keys, next to the sorted
+// plantedFindings they should equal.
+func foundAndPlanted(fs finding.List, ds *dataset.Dataset) (got, want []string) {
+	ids := idAt(ds)
+	for _, f := range fs {
+		got = append(got, f.Code+"@"+where(f, ids))
+	}
+	want = append([]string(nil), plantedFindings...)
+	sort.Strings(got)
+	sort.Strings(want)
+	return got, want
+}

@@ -3,7 +3,6 @@ package audit
 import (
 	"context"
 	"os"
-	"sort"
 	"strings"
 	"testing"
 
@@ -38,14 +37,7 @@ func TestFixtureThroughLoad(t *testing.T) {
 		t.Fatalf("loaded %d questions, %d clauses, %d documents; want 64, 39, 5", len(ds.V2), len(ds.Clauses), len(ds.Documents))
 	}
 	rep, fs := Audit(ds, DefaultOptions())
-	ids := idAt(ds)
-	var got []string
-	for _, f := range fs {
-		got = append(got, f.Code+"@"+where(f, ids))
-	}
-	want := append([]string(nil), plantedFindings...)
-	sort.Strings(got)
-	sort.Strings(want)
+	got, want := foundAndPlanted(fs, ds)
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("findings through Load differ\n got: %q\nwant: %q", got, want)
 	}

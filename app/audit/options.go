@@ -2,7 +2,8 @@ package audit
 
 import (
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -146,7 +147,7 @@ func (o Options) withDefaults() Options {
 func (o Options) config() []report.KV {
 	f := func(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
 	var targets []string
-	for _, c := range sortedKeys(o.Targets) {
+	for _, c := range slices.Sorted(maps.Keys(o.Targets)) {
 		targets = append(targets, fmt.Sprintf("%s=%s", c, f(o.Targets[c])))
 	}
 	grams := make([]string, len(o.SimilarityGrams))
@@ -174,13 +175,4 @@ func (o Options) config() []report.KV {
 		{Key: "min_leak_chars", Value: strconv.Itoa(o.MinLeakChars)},
 		{Key: "resolution_p", Value: f(o.ResolutionP)},
 	}
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	ks := make([]string, 0, len(m))
-	for k := range m {
-		ks = append(ks, k)
-	}
-	sort.Strings(ks)
-	return ks
 }

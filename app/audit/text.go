@@ -4,25 +4,17 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"eval752/app/textnorm"
 )
 
 // Text normalisation. Seed 003 §3.1 allows Unicode NFKC / full-width→half-width
 // folding and whitespace compression, and forbids lower-casing the stored text
 // (element symbols). The audit never rewrites a stored text: these functions
-// build comparison keys only. The standard library has no NFKC table, so
-// foldWidth covers the part that matters for Chinese sets: the full-width
-// ASCII block U+FF01–U+FF5E and the ideographic space U+3000.
-
-// foldWidth maps full-width ASCII forms to ASCII and U+3000 to a space.
-func foldWidth(r rune) rune {
-	switch {
-	case r >= 0xFF01 && r <= 0xFF5E:
-		return r - 0xFF01 + 0x21
-	case r == 0x3000:
-		return ' '
-	}
-	return r
-}
+// build comparison keys only. Width folding is textnorm.FoldWidth (the
+// full-width ASCII block U+FF01–U+FF5E and the ideographic space U+3000);
+// why these keys keep case and punctuation where answer.Normalize does not
+// is written in package textnorm.
 
 // compact is the verbatim-comparison key of seed 002's answer check: width
 // folded, every whitespace rune removed, everything else kept. Two texts that
@@ -31,7 +23,7 @@ func compact(s string) string {
 	var b strings.Builder
 	b.Grow(len(s))
 	for _, r := range s {
-		r = foldWidth(r)
+		r = textnorm.FoldWidth(r)
 		if unicode.IsSpace(r) || r == 0x200B || r == 0xFEFF {
 			continue
 		}
@@ -47,7 +39,7 @@ func compact(s string) string {
 func bare(s string, lower bool) []rune {
 	out := make([]rune, 0, utf8.RuneCountInString(s))
 	for _, r := range s {
-		r = foldWidth(r)
+		r = textnorm.FoldWidth(r)
 		if unicode.IsSpace(r) || unicode.IsPunct(r) || r == 0x200B || r == 0xFEFF {
 			continue
 		}

@@ -1,7 +1,11 @@
 package audit
 
 import (
+	"eval752/app/fmath"
+
+	"maps"
 	"math"
+	"slices"
 	"sort"
 )
 
@@ -67,11 +71,7 @@ func newTFIDF(passages []string, grams []int) *tfidfIndex {
 		c := termCounts(p, grams)
 		// Terms in byte order, so term ids — and with them the order of the
 		// floating-point sums below — are the same on every run.
-		terms := make([]string, 0, len(c))
-		for g := range c {
-			terms = append(terms, g)
-		}
-		sort.Strings(terms)
+		terms := slices.Sorted(maps.Keys(c))
 		row := make([]tc, 0, len(c))
 		for _, g := range terms {
 			n := c[g]
@@ -92,7 +92,7 @@ func newTFIDF(passages []string, grams []int) *tfidfIndex {
 		var norm float64
 		ws := make([]float64, len(row))
 		for k, t := range row {
-			w := (1 + math.Log(float64(t.n))) * ix.idf(ix.df[t.id])
+			w := (1 + fmath.Log(float64(t.n))) * ix.idf(ix.df[t.id])
 			ws[k] = w
 			norm += w * w
 		}
@@ -108,7 +108,7 @@ func newTFIDF(passages []string, grams []int) *tfidfIndex {
 }
 
 func (ix *tfidfIndex) idf(df int32) float64 {
-	return math.Log(float64(1+ix.n)/float64(1+df)) + 1
+	return fmath.Log(float64(1+ix.n)/float64(1+df)) + 1
 }
 
 // best returns the passage most similar to q and its cosine; -1 when the
@@ -133,7 +133,7 @@ func (ix *tfidfIndex) best(q string) (int, float64) {
 		if ok {
 			df = ix.df[id]
 		}
-		w := (1 + math.Log(float64(c[g]))) * ix.idf(df)
+		w := (1 + fmath.Log(float64(c[g]))) * ix.idf(df)
 		norm += w * w
 		if ok {
 			qs = append(qs, qt{id, w})

@@ -6,10 +6,13 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
 	"slices"
 	"strings"
 
 	"eval752/app/dataset"
+	"eval752/app/finding"
+	"eval752/app/formats"
 	"eval752/app/itemscore"
 	"eval752/app/model"
 	"eval752/app/report"
@@ -102,7 +105,25 @@ func (f *scoreFlags) write(w io.Writer, r *report.Report) error {
 // loadSet reads the paths and scores every item of the given runs (nil =
 // all). A load that produced error findings still scores what it read, with
 // a one-line warning on stderr (validate shows the findings).
-func loadSet(ctx context.Context, cmd string, paths, runs []string, stderr io.Writer) (*itemscore.Set, *dataset.Dataset, error) {
+//
+// When every path is a plain TREC file — one qrels file and one or more run
+// files — the runs are streamed (itemscore.ScoreTRECFiles: per-query
+// results only, never the run lines in memory), which gives the same Set,
+// inputs and findings as dataset.Load + itemscore.Score; an ungrouped run
+// or a repeated run name falls back to the in-memory path.
+func loadSet(ctx context.Context, cmd string, paths, runs []string, stderr io.Writer) (*itemscore.Set, []dataset.InputInfo, error) {
+	iopt := itemscore.DefaultOptions()
+	iopt.Runs = slices.Clone(runs)
+	if files, ok := trecFiles(paths); ok {
+		st, err := itemscore.ScoreTRECFiles(ctx, files, dataset.DefaultLimits(), iopt)
+		switch {
+		case err == nil:
+			warnFindings(stderr, cmd, st.Findings)
+			return st.Set, nonNilInputs(st.Inputs), nil
+		case !errors.Is(err, itemscore.ErrNotStreamable):
+			return nil, nil, err
+		}
+	}
 	inputs, closeAll, err := openInputs(paths, model.FormatUnknown)
 	if err != nil {
 		return nil, nil, err
@@ -112,16 +133,57 @@ func loadSet(ctx context.Context, cmd string, paths, runs []string, stderr io.Wr
 	if err != nil {
 		return nil, nil, err
 	}
-	if n := ds.Findings.Counts().Error; n > 0 {
-		fmt.Fprintf(stderr, "eval752 %s: warning: the inputs have %d error finding(s); figures rest on the records that could be read (run 'eval752 validate' for details)\n", cmd, n)
-	}
-	iopt := itemscore.DefaultOptions()
-	iopt.Runs = slices.Clone(runs)
+	warnFindings(stderr, cmd, ds.Findings)
 	set, err := itemscore.Score(ds, iopt)
 	if err != nil {
 		return nil, nil, err
 	}
-	return set, ds, nil
+	return set, nonNilInputs(ds.Inputs), nil
+}
+
+func warnFindings(stderr io.Writer, cmd string, fs finding.List) {
+	if n := fs.Counts().Error; n > 0 {
+		fmt.Fprintf(stderr, "eval752 %s: warning: the inputs have %d error finding(s); figures rest on the records that could be read (run 'eval752 validate' for details)\n", cmd, n)
+	}
+}
+
+// trecHead is how much of a file format detection looks at (dataset.Load's
+// head size).
+const trecHead = 64 << 10
+
+// trecFiles reports whether paths are exactly one TREC qrels file and at
+// least one TREC run file, detected from each file's head as dataset.Load
+// detects them (no .zip, no other format).
+func trecFiles(paths []string) ([]itemscore.TRECFile, bool) {
+	var files []itemscore.TRECFile
+	nq, nr := 0, 0
+	for _, p := range paths {
+		if strings.HasSuffix(strings.ToLower(p), ".zip") {
+			return nil, false
+		}
+		f, err := os.Open(p)
+		if err != nil {
+			return nil, false
+		}
+		head := make([]byte, trecHead)
+		n, err := io.ReadFull(f, head)
+		f.Close()
+		complete := err != nil
+		if err != nil && err != io.EOF && err != io.ErrUnexpectedEOF {
+			return nil, false
+		}
+		switch formats.Detect(p, head[:n], complete).Format {
+		case model.FormatTRECQrels:
+			nq++
+			files = append(files, itemscore.TRECFile{Path: p, Qrels: true})
+		case model.FormatTRECRun:
+			nr++
+			files = append(files, itemscore.TRECFile{Path: p})
+		default:
+			return nil, false
+		}
+	}
+	return files, nq == 1 && nr >= 1
 }
 
 func runNames(set *itemscore.Set) []string {
@@ -140,11 +202,11 @@ func listRuns(set *itemscore.Set) string {
 	return " (runs: " + strings.Join(runNames(set), ", ") + ")"
 }
 
-func inputsOf(ds *dataset.Dataset) []dataset.InputInfo {
-	if ds.Inputs == nil {
+func nonNilInputs(in []dataset.InputInfo) []dataset.InputInfo {
+	if in == nil {
 		return []dataset.InputInfo{}
 	}
-	return ds.Inputs
+	return in
 }
 
 func runScore(ctx context.Context, args []string, stdout, stderr io.Writer) int {
@@ -175,7 +237,7 @@ func runScore(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		fs.Usage()
 		return ExitCantRun
 	}
-	set, ds, err := loadSet(ctx, "score", paths, f.runs, stderr)
+	set, inputs, err := loadSet(ctx, "score", paths, f.runs, stderr)
 	if err != nil {
 		return cantRun(stderr, "score", err)
 	}
@@ -188,7 +250,7 @@ func runScore(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		fmt.Fprintf(stderr, "eval752 score: warning: no run results found in the inputs (results.jsonl, predictions.jsonl); every unit is reported without figures\n")
 	}
 	rep := score.Score(set, f.options())
-	rep.Inputs = inputsOf(ds)
+	rep.Inputs = inputs
 	if err := f.write(stdout, rep); err != nil {
 		return cantRun(stderr, "score", err)
 	}
@@ -223,7 +285,7 @@ func runCompare(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		return ExitCantRun
 	}
 	runA, runB, paths := pos[0], pos[1], pos[2:]
-	set, ds, err := loadSet(ctx, "compare", paths, []string{runA, runB}, stderr)
+	set, inputs, err := loadSet(ctx, "compare", paths, []string{runA, runB}, stderr)
 	if err != nil {
 		return cantRun(stderr, "compare", err)
 	}
@@ -231,7 +293,7 @@ func runCompare(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	if err != nil {
 		return cantRun(stderr, "compare", fmt.Errorf("%v%s", err, listRuns(set)))
 	}
-	rep.Inputs = inputsOf(ds)
+	rep.Inputs = inputs
 	if err := f.write(stdout, rep); err != nil {
 		return cantRun(stderr, "compare", err)
 	}

@@ -2,7 +2,8 @@ package dataset
 
 import (
 	"encoding/json"
-	"sort"
+	"maps"
+	"slices"
 	"strings"
 )
 
@@ -114,11 +115,7 @@ func manifestFiles(f any) any {
 		}
 		return out
 	case map[string]any:
-		names := make([]string, 0, len(x))
-		for k := range x {
-			names = append(names, k)
-		}
-		sort.Strings(names)
+		names := slices.Sorted(maps.Keys(x))
 		out := make([]any, 0, len(x))
 		for _, k := range names {
 			e := map[string]any{"path": k}

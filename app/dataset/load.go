@@ -335,7 +335,7 @@ func (l *loader) jsonDocument(name string, r io.Reader, f model.Format, fc fileC
 	}
 	b = bytes.TrimPrefix(b, []byte{0xEF, 0xBB, 0xBF})
 	if !utf8.Valid(b) {
-		line, col := lineCol(b, badUTF8Offset(b))
+		line, col := lineCol(b, jsonl.BadUTF8(b))
 		l.add(jsonl.RuleInvalidUTF8.At(name, line, "", "the file is not valid UTF-8 (line %d, column %d)", line, col))
 		return 0, nil
 	}
@@ -423,17 +423,6 @@ func (l *loader) jsonStream(name string, b []byte, f model.Format, fc fileCtx) (
 		l.addRecord(f, Loc{Path: name, Line: line}, v.(map[string]any), nil, "", fc)
 	}
 	return 1 + bytes.Count(bytes.TrimRight(b, "\n"), []byte("\n")), true
-}
-
-func badUTF8Offset(b []byte) int {
-	for i := 0; i < len(b); {
-		r, size := utf8.DecodeRune(b[i:])
-		if r == utf8.RuneError && size <= 1 {
-			return i
-		}
-		i += size
-	}
-	return len(b)
 }
 
 // lineCol converts a byte offset of a document to a 1-based line and column.

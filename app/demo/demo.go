@@ -92,24 +92,14 @@ func build() (map[string][]byte, map[string]model.Format, error) {
 	files["assets/plug-label.png"] = plugLabelPNG()
 
 	// eval752 items
-	var items []model.Item
-	if err := decodeJSONL(files["sections/general.jsonl"], func(b []byte) error {
-		var it model.Item
-		err := json.Unmarshal(b, &it)
-		items = append(items, it)
-		return err
-	}); err != nil {
+	items, err := decodeJSONL[model.Item](files["sections/general.jsonl"])
+	if err != nil {
 		return nil, nil, fmt.Errorf("demo: sections/general.jsonl: %w", err)
 	}
 
 	// v2
-	var clauses []model.Clause
-	if err := decodeJSONL(files["corpus/clauses.jsonl"], func(b []byte) error {
-		var c model.Clause
-		err := json.Unmarshal(b, &c)
-		clauses = append(clauses, c)
-		return err
-	}); err != nil {
+	clauses, err := decodeJSONL[model.Clause](files["corpus/clauses.jsonl"])
+	if err != nil {
 		return nil, nil, fmt.Errorf("demo: corpus/clauses.jsonl: %w", err)
 	}
 	v2, err := v2Questions(clauses)
@@ -117,12 +107,7 @@ func build() (map[string][]byte, map[string]model.Format, error) {
 		return nil, nil, err
 	}
 	for _, split := range []string{"dev", "test"} {
-		var part []model.V2Question
-		for _, q := range v2 {
-			if q.Split == split {
-				part = append(part, q)
-			}
-		}
+		part := inSplit(v2, split, func(q model.V2Question) string { return q.Split })
 		if err := add("sections/v2-"+split+".jsonl", model.FormatV2Question, part); err != nil {
 			return nil, nil, err
 		}
@@ -134,12 +119,7 @@ func build() (map[string][]byte, map[string]model.Format, error) {
 		return nil, nil, err
 	}
 	for _, split := range []string{"dev", "test"} {
-		var part []model.B2
-		for _, a := range anns {
-			if a.Split == split {
-				part = append(part, a)
-			}
-		}
+		part := inSplit(anns, split, func(a model.B2) string { return a.Split })
 		if err := add("sections/b2-"+split+".jsonl", model.FormatB2, part); err != nil {
 			return nil, nil, err
 		}
@@ -161,12 +141,7 @@ func build() (map[string][]byte, map[string]model.Format, error) {
 		return nil, nil, err
 	}
 	for _, split := range []string{"dev", "test"} {
-		var part []model.RAGQuestion
-		for _, q := range rag.Questions {
-			if q.Split == split {
-				part = append(part, q)
-			}
-		}
+		part := inSplit(rag.Questions, split, func(q model.RAGQuestion) string { return q.Split })
 		if err := add("sections/rag-"+split+".jsonl", model.FormatRAGQuestion, part); err != nil {
 			return nil, nil, err
 		}
@@ -312,16 +287,33 @@ func unescapeHTML(b []byte) []byte {
 	return bytes.ReplaceAll(b, []byte(`\u0026`), []byte("&"))
 }
 
-func decodeJSONL(b []byte, fn func([]byte) error) error {
+// decodeJSONL decodes every non-blank line of b into a T; the error names
+// the first line that does not decode.
+func decodeJSONL[T any](b []byte) ([]T, error) {
+	var out []T
 	for i, line := range bytes.Split(b, []byte("\n")) {
 		if len(bytes.TrimSpace(line)) == 0 {
 			continue
 		}
-		if err := fn(line); err != nil {
-			return fmt.Errorf("line %d: %w", i+1, err)
+		var v T
+		if err := json.Unmarshal(line, &v); err != nil {
+			return out, fmt.Errorf("line %d: %w", i+1, err)
+		}
+		out = append(out, v)
+	}
+	return out, nil
+}
+
+// inSplit returns the records of recs whose split (as splitOf reads it) is
+// split, in their order.
+func inSplit[T any](recs []T, split string, splitOf func(T) string) []T {
+	var part []T
+	for _, r := range recs {
+		if splitOf(r) == split {
+			part = append(part, r)
 		}
 	}
-	return nil
+	return part
 }
 
 func runConfig() model.RunConfig {

@@ -480,6 +480,23 @@ func (d *decoder) str() (string, bool) {
 	}
 }
 
+// Pointer builds an RFC 6901 JSON pointer from object keys (string, escaped
+// with EscapePointer) and array indexes (int): Pointer("gold", 0, "a/b") is
+// "/gold/0/a~1b". A part of any other type adds an empty reference token.
+func Pointer(parts ...any) string {
+	var b strings.Builder
+	for _, p := range parts {
+		b.WriteByte('/')
+		switch v := p.(type) {
+		case int:
+			b.WriteString(strconv.Itoa(v))
+		case string:
+			b.WriteString(EscapePointer(v))
+		}
+	}
+	return b.String()
+}
+
 // EscapePointer escapes one reference token of an RFC 6901 JSON pointer.
 func EscapePointer(s string) string {
 	if !strings.ContainsAny(s, "~/") {

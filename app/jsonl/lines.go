@@ -125,7 +125,7 @@ func Lines(r io.Reader, path string, maxLine int64, fn func(n int, line []byte))
 				fs = append(fs, RuleLineTooLong.At(path, n, "", "line %d is longer than %d bytes (%d); skipped", n, maxLine, len(line)))
 			} else if !blank(line) {
 				if !utf8.Valid(line) {
-					fs = append(fs, RuleInvalidUTF8.At(path, n, "", "line %d is not valid UTF-8 (first bad byte at column %d)", n, badUTF8(line)+1))
+					fs = append(fs, RuleInvalidUTF8.At(path, n, "", "line %d is not valid UTF-8 (first bad byte at column %d)", n, BadUTF8(line)+1))
 				} else {
 					fn(n, line)
 				}
@@ -150,8 +150,9 @@ func blank(b []byte) bool {
 	return true
 }
 
-// badUTF8 returns the byte offset of the first invalid UTF-8 sequence in b.
-func badUTF8(b []byte) int {
+// BadUTF8 returns the byte offset of the first invalid UTF-8 sequence in b,
+// or len(b) when b is valid UTF-8.
+func BadUTF8(b []byte) int {
 	for i := 0; i < len(b); {
 		r, size := utf8.DecodeRune(b[i:])
 		if r == utf8.RuneError && size <= 1 {

@@ -19,15 +19,9 @@ var completeHitFamily = Family{
 }
 
 func completeHit(q *Query, k int) float64 {
-	req := q.required()
-	if len(req) == 0 {
+	n, required := requiredCovered(q, k)
+	if required == 0 || n < required {
 		return 0
-	}
-	cov := covered(q, k)
-	for _, g := range req {
-		if !cov[g] {
-			return 0
-		}
 	}
 	return 1
 }

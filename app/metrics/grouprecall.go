@@ -17,16 +17,9 @@ var groupRecallFamily = Family{
 }
 
 func groupRecall(q *Query, k int) float64 {
-	req := q.required()
-	if len(req) == 0 {
+	n, required := requiredCovered(q, k)
+	if required == 0 {
 		return 0
 	}
-	cov := covered(q, k)
-	n := 0
-	for _, g := range req {
-		if cov[g] {
-			n++
-		}
-	}
-	return float64(n) / float64(len(req))
+	return float64(n) / float64(required)
 }

@@ -1,7 +1,8 @@
 package metrics
 
 import (
-	"math"
+	"eval752/app/fmath"
+
 	"sort"
 )
 
@@ -29,7 +30,7 @@ func ndcg(q *Query, k int) float64 {
 	dcg := 0.0
 	for i, c := range top(q, k) {
 		if c.Judged && c.Grade > 0 {
-			dcg += float64(c.Grade) / math.Log2(float64(i+2))
+			dcg += float64(c.Grade) / fmath.Log2(float64(i+2))
 		}
 	}
 	ideal := append([]int(nil), q.Rel...)
@@ -40,7 +41,7 @@ func ndcg(q *Query, k int) float64 {
 	idcg := 0.0
 	for i, g := range ideal {
 		if g > 0 {
-			idcg += float64(g) / math.Log2(float64(i+2))
+			idcg += float64(g) / fmath.Log2(float64(i+2))
 		}
 	}
 	if idcg == 0 {

@@ -17,11 +17,5 @@ func precisionAt(q *Query, k int) float64 {
 	if k <= 0 {
 		return 0
 	}
-	n := 0
-	for _, c := range top(q, k) {
-		if relevant(c, q.level()) {
-			n++
-		}
-	}
-	return float64(n) / float64(k)
+	return float64(relevantInTop(q, k)) / float64(k)
 }

@@ -135,6 +135,42 @@ func (q *Query) required() []int {
 	return r
 }
 
+// relevantInTop counts the relevant candidates within the top k (the
+// numerator of P@k and R-precision).
+func relevantInTop(q *Query, k int) int {
+	n := 0
+	for _, c := range top(q, k) {
+		if relevant(c, q.level()) {
+			n++
+		}
+	}
+	return n
+}
+
+// noneInTop is the indicator [∄ i ≤ k : p(candidate_i)]: 1 when no candidate
+// within the top k satisfies p.
+func noneInTop(q *Query, k int, p func(Candidate) bool) float64 {
+	for _, c := range top(q, k) {
+		if p(c) {
+			return 0
+		}
+	}
+	return 1
+}
+
+// requiredCovered returns how many of the item's required evidence groups
+// have a unit within the top k, and how many groups are required.
+func requiredCovered(q *Query, k int) (n, required int) {
+	req := q.required()
+	cov := covered(q, k)
+	for _, g := range req {
+		if cov[g] {
+			n++
+		}
+	}
+	return n, len(req)
+}
+
 // covered returns the set of gold indices satisfied within the top k.
 func covered(q *Query, k int) map[int]bool {
 	m := map[int]bool{}

@@ -18,11 +18,5 @@ func rPrecision(q *Query, _ int) float64 {
 	if r == 0 {
 		return 0
 	}
-	n := 0
-	for _, c := range top(q, r) {
-		if relevant(c, q.level()) {
-			n++
-		}
-	}
-	return float64(n) / float64(r)
+	return float64(relevantInTop(q, r)) / float64(r)
 }

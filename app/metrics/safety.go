@@ -22,12 +22,7 @@ func falseRecall(q *Query, k int) float64 {
 	if q.Abstained {
 		return 0
 	}
-	for _, c := range top(q, k) {
-		if c.Strong {
-			return 1
-		}
-	}
-	return 0
+	return 1 - noneInTop(q, k, func(c Candidate) bool { return c.Strong })
 }
 
 // temporalFamily is seed 000's temporal correctness: no atom observed after
@@ -46,12 +41,7 @@ var temporalFamily = Family{
 	HigherIsBetter: true,
 	Binary:         true,
 	Compute: func(q *Query, k int) float64 {
-		for _, c := range top(q, k) {
-			if c.Future {
-				return 0
-			}
-		}
-		return 1
+		return noneInTop(q, k, func(c Candidate) bool { return c.Future })
 	},
 }
 
@@ -70,11 +60,6 @@ var holderFamily = Family{
 	HigherIsBetter: true,
 	Binary:         true,
 	Compute: func(q *Query, k int) float64 {
-		for _, c := range top(q, k) {
-			if c.OtherHolder {
-				return 0
-			}
-		}
-		return 1
+		return noneInTop(q, k, func(c Candidate) bool { return c.OtherHolder })
 	},
 }

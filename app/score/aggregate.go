@@ -321,10 +321,34 @@ func (v *view) means() [][][]figure {
 	for r := range out {
 		out[r] = make([][]figure, len(v.strata))
 	}
-	parallel(len(v.runs)*len(v.strata), func(j int) {
-		r, s := j/len(v.strata), j%len(v.strata)
+	// A stratum with the same units as an earlier one (e.g. "all" and
+	// set=trec when every unit is a TREC query) has the same figures:
+	// stratumMeans depends on the units only. Compute it once and copy.
+	same := make([]int, len(v.strata))
+	var todo []int
+	for s := range v.strata {
+		same[s] = s
+		for t := range s {
+			if same[t] == t && slices.Equal(v.strata[t].Idx, v.strata[s].Idx) {
+				same[s] = t
+				break
+			}
+		}
+		if same[s] == s {
+			todo = append(todo, s)
+		}
+	}
+	parallel(len(v.runs)*len(todo), func(j int) {
+		r, s := j/len(todo), todo[j%len(todo)]
 		out[r][s] = v.stratumMeans(r, v.strata[s])
 	})
+	for r := range out {
+		for s, t := range same {
+			if t != s {
+				out[r][s] = slices.Clone(out[r][t])
+			}
+		}
+	}
 	return out
 }
 

@@ -4,8 +4,6 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
-
-	"gonum.org/v1/gonum/stat"
 )
 
 // Defaults used by every report unless the user overrides them (SPEC §4:
@@ -29,11 +27,19 @@ func NewRand(seed int64) *rand.Rand {
 // Mean returns the arithmetic mean of x, or NaN when x is empty.
 //
 //	mean = Σ x_i / n
+//
+// The sum runs left to right in plain Go. gonum's stat.Mean sums with
+// assembly on amd64 in another order, so the CLI and the WebAssembly page
+// would print different last digits for the same files.
 func Mean(x []float64) float64 {
 	if len(x) == 0 {
 		return math.NaN()
 	}
-	return stat.Mean(x, nil)
+	s := 0.0
+	for _, v := range x {
+		s += v
+	}
+	return s / float64(len(x))
 }
 
 // BootstrapCI returns the percentile bootstrap confidence interval of the

@@ -1,6 +1,8 @@
 package stats
 
 import (
+	"eval752/app/fmath"
+
 	"math"
 
 	"gonum.org/v1/gonum/stat/distuv"
@@ -51,7 +53,10 @@ func McNemar(b, c int) McNemarResult {
 	default:
 		d := math.Abs(float64(b-c)) - 1
 		res.Chi2 = d * d / float64(m)
-		res.P = distuv.ChiSquared{K: 1}.Survival(res.Chi2)
+		// Rounded to 12 significant digits: gonum's survival function goes
+		// through math.Exp/Log, whose amd64 assembly and portable (wasm)
+		// versions can differ in the last bit; CLI and page must agree.
+		res.P = fmath.RoundSig(distuv.ChiSquared{K: 1}.Survival(res.Chi2), 12)
 	}
 	return res
 }
@@ -70,7 +75,7 @@ func BinomialHalfCDF(k, n int) float64 {
 	case k >= n:
 		return 1
 	case n > 62:
-		return distuv.Binomial{N: float64(n), P: 0.5}.CDF(float64(k))
+		return fmath.RoundSig(distuv.Binomial{N: float64(n), P: 0.5}.CDF(float64(k)), 12)
 	}
 	var sum, coef uint64 = 0, 1 // coef = C(n, i)
 	for i := 0; i <= k; i++ {
@@ -113,7 +118,7 @@ func ProportionHalfWidth(p float64, n int, level float64) float64 {
 		return math.NaN()
 	}
 	z := distuv.UnitNormal.Quantile((1 + level) / 2)
-	return z * math.Sqrt(p*(1-p)/float64(n))
+	return fmath.RoundSig(z*math.Sqrt(p*(1-p)/float64(n)), 12)
 }
 
 // PRF1 returns precision, recall and F1 of a binary classifier from its

@@ -25,15 +25,20 @@ var _ = register(&Measure{
 		old := w.gain
 		dcg, idcg, sum := 0.0, 0.0, 0.0
 		var changes int64
+		// boundary adds ndcg at the current rank (once the ideal DCG is
+		// positive) to the average.
+		boundary := func() {
+			if idcg > 0 {
+				sum += dcg / idcg
+				changes++
+			}
+		}
 		i := 0
 		for ; i < len(q.rels) && w.gain > 0; i++ {
 			g := gainOf(q.rels[i], gains)
 			ig := w.next()
 			if old != ig {
-				if idcg > 0 {
-					sum += dcg / idcg
-					changes++
-				}
+				boundary()
 				old = ig
 			}
 			if g != 0 {
@@ -49,18 +54,12 @@ var _ = register(&Measure{
 					dcg += g / math.Log2(float64(i+2))
 				}
 			}
-			if idcg > 0 {
-				sum += dcg / idcg
-				changes++
-			}
+			boundary()
 		}
 		for ; w.gain > 0; i++ {
 			ig := w.next()
 			if old != ig {
-				if idcg > 0 {
-					sum += dcg / idcg
-					changes++
-				}
+				boundary()
 				old = ig
 			}
 			if ig > 0 {

@@ -113,11 +113,7 @@ func parseQrels(data []byte, name string) (*qrelsSet, error) {
 	var lineNo int64
 	for len(data) > 0 {
 		var line []byte
-		if nl := bytes.IndexByte(data, '\n'); nl >= 0 {
-			line, data = data[:nl], data[nl+1:]
-		} else {
-			line, data = data, nil
-		}
+		line, data = cutLine(data)
 		lineNo++
 		cs := contentStart(line)
 		if cs < 0 {
@@ -144,6 +140,21 @@ func parseQrels(data []byte, name string) (*qrelsSet, error) {
 	return s, nil
 }
 
+// cutLine splits data at its first '\n': the line without the newline, and
+// what follows it (nil after the last line).
+func cutLine(data []byte) (line, rest []byte) {
+	line, rest, _ = bytes.Cut(data, newline)
+	return line, rest
+}
+
+var newline = []byte{'\n'}
+
+// malformedRunLine is the message for a run line with fewer than six fields
+// (trec_eval: "Malformed line").
+func malformedRunLine(line []byte) string {
+	return fmt.Sprintf("malformed run line (want 6 fields: qid iter docno rank score tag): %q", clip(line))
+}
+
 func clip(b []byte) string {
 	if len(b) > 120 {
 		return string(b[:120]) + "..."
@@ -157,32 +168,39 @@ type lineError struct {
 	msg  string
 }
 
-// parseRunLines parses whole run lines starting at line number first+1...
-// into docs (when keep is true). It validates every line either way.
-func parseRunLines(data []byte, first int64, keep bool, docs []rankedDoc) ([]rankedDoc, *lineError) {
+// scanRunLines splits whole run lines, numbered from first, into fields and
+// calls add for every content line (blank and '#' lines are skipped). It
+// stops at the first malformed line. The streaming workers and the
+// in-memory reader both read lines through it, so they accept and reject
+// exactly the same lines.
+func scanRunLines(data []byte, first int64, add func(qid, docno, sim, tag []byte, line int64)) *lineError {
 	lineNo := first - 1
 	for len(data) > 0 {
 		var line []byte
-		if nl := bytes.IndexByte(data, '\n'); nl >= 0 {
-			line, data = data[:nl], data[nl+1:]
-		} else {
-			line, data = data, nil
-		}
+		line, data = cutLine(data)
 		lineNo++
 		cs := contentStart(line)
 		if cs < 0 {
 			continue
 		}
-		_, docno, sim, _, ok := runFields(line[cs:])
+		qid, docno, sim, tag, ok := runFields(line[cs:])
 		if !ok {
-			return docs, &lineError{line: lineNo, msg: fmt.Sprintf(
-				"malformed run line (want 6 fields: qid iter docno rank score tag): %q", clip(line))}
+			return &lineError{line: lineNo, msg: malformedRunLine(line)}
 		}
-		if keep {
-			docs = append(docs, rankedDoc{sim: atof(sim), docno: bstr(docno), line: lineNo})
-		}
+		add(qid, docno, sim, tag, lineNo)
 	}
-	return docs, nil
+	return nil
+}
+
+// parseRunLines parses whole run lines starting at line number first into
+// docs (when keep is true). It validates every line either way.
+func parseRunLines(data []byte, first int64, keep bool, docs []rankedDoc) ([]rankedDoc, *lineError) {
+	le := scanRunLines(data, first, func(_, docno, sim, _ []byte, line int64) {
+		if keep {
+			docs = append(docs, rankedDoc{sim: atof(sim), docno: bstr(docno), line: line})
+		}
+	})
+	return docs, le
 }
 
 // runTag returns the tag (sixth field) of a content line.
@@ -423,31 +441,18 @@ read:
 func bufferedRun(data []byte, e *evaluator) (string, error) {
 	index := e.qs.index()
 	docs := make([][]rankedDoc, len(e.qs.queries))
-	var lastLine []byte
-	var lineNo int64
-	for rest := data; len(rest) > 0; {
-		var line []byte
-		if nl := bytes.IndexByte(rest, '\n'); nl >= 0 {
-			line, rest = rest[:nl], rest[nl+1:]
-		} else {
-			line, rest = rest, nil
-		}
-		lineNo++
-		cs := contentStart(line)
-		if cs < 0 {
-			continue
-		}
-		qid, docno, sim, _, ok := runFields(line[cs:])
-		if !ok {
-			return "", &InputError{File: e.opt.RunName, Line: lineNo, Msg: fmt.Sprintf(
-				"malformed run line (want 6 fields: qid iter docno rank score tag): %q", clip(line))}
-		}
-		lastLine = line
+	var lastTag []byte
+	seen := false
+	le := scanRunLines(data, 1, func(qid, docno, sim, tag []byte, line int64) {
+		lastTag, seen = tag, true
 		if i, ok := index[string(qid)]; ok {
-			docs[i] = append(docs[i], rankedDoc{sim: atof(sim), docno: bstr(docno), line: lineNo})
+			docs[i] = append(docs[i], rankedDoc{sim: atof(sim), docno: bstr(docno), line: line})
 		}
+	})
+	if le != nil {
+		return "", &InputError{File: e.opt.RunName, Line: le.line, Msg: le.msg}
 	}
-	if lastLine == nil {
+	if !seen {
 		return "", &InputError{File: e.opt.RunName, Msg: "the run has no result lines"}
 	}
 	work := make([]int, 0, len(docs))
@@ -458,5 +463,5 @@ func bufferedRun(data []byte, e *evaluator) (string, error) {
 		}
 	}
 	e.evalParallel(work, func(i int) []rankedDoc { return docs[i] })
-	return runTag(lastLine), nil
+	return string(lastTag), nil
 }

@@ -202,16 +202,25 @@ func chartSVG(t report.Table) string {
 			rowLabel = row[0].Text
 		}
 		for j, c := range row {
-			if c.Value == nil || math.IsNaN(*c.Value) || math.IsInf(*c.Value, 0) || j >= len(t.Columns) {
+			// Only metric figures are charted: counts and p-values beside
+			// them have no common scale with the metric.
+			if c.Metric == "" || c.Value == nil || math.IsNaN(*c.Value) || math.IsInf(*c.Value, 0) || j >= len(t.Columns) {
 				continue
 			}
-			l := rowLabel
-			if metricCols > 1 || l == "" {
-				if l != "" {
-					l += " · "
-				}
-				l += t.Columns[j].Label
+			// Label: the row (unless it only repeats the metric, which
+			// names the panel), the stratum when the row does not say it,
+			// and the column when several columns hold figures.
+			var parts []string
+			if rowLabel != "" && rowLabel != c.Metric {
+				parts = append(parts, rowLabel)
 			}
+			if c.Stratum != "" && c.Stratum != "all" && !strings.Contains(rowLabel, c.Stratum) && !strings.Contains(t.Title, c.Stratum) {
+				parts = append(parts, c.Stratum)
+			}
+			if metricCols > 1 || len(parts) == 0 {
+				parts = append(parts, t.Columns[j].Label)
+			}
+			l := strings.Join(parts, " · ")
 			b := bar{metric: c.Metric, label: l, v: *c.Value, lo: *c.Value, hi: *c.Value, display: c.FormatValue(), flag: c.Flag}
 			if c.CILow != nil && c.CIHigh != nil && !math.IsNaN(*c.CILow) && !math.IsNaN(*c.CIHigh) {
 				b.lo, b.hi, b.hasCI = *c.CILow, *c.CIHigh, true
@@ -298,7 +307,7 @@ func chartSVG(t report.Table) string {
 				}
 			}
 			x0, x1 := math.Min(zero, x(b.v)), math.Max(zero, x(b.v))
-			label := strings.TrimPrefix(b.label, m+" · ") // the panel names the metric
+			label := b.label
 			if len([]rune(label)) > 34 {
 				label = string([]rune(label)[:33]) + "…"
 			}

@@ -6,6 +6,7 @@ import (
 
 	"eval752/app/dataset"
 	"eval752/app/finding"
+	"eval752/app/jsonl"
 )
 
 // Gate 1, assets: every file an item names exists inside its bundle, under
@@ -100,7 +101,7 @@ func (c *checker) checkAssets() {
 		}{{"images", r.V.Inputs.Images}, {"audio", r.V.Inputs.Audio}, {"video", r.V.Inputs.Video}}
 		for _, l := range lists {
 			for i, ref := range l.refs {
-				p := ptr("inputs", l.field, i)
+				p := jsonl.Pointer("inputs", l.field, i)
 				if why := assetPathProblem(ref); why != "" {
 					c.add(ruleAssetPath.At(r.Path, r.Line, p, "asset reference %q %s", ref, why))
 					continue

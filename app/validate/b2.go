@@ -2,11 +2,14 @@ package validate
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 	"time"
 	"unicode"
 
 	"eval752/app/finding"
+	"eval752/app/jsonl"
 	"eval752/app/model"
 )
 
@@ -208,13 +211,13 @@ func checkRegion(modality string, region any, src *model.CorpusEntry) []regionPr
 		"pdf": {"page", "block"}, "image": {}, "ui_screenshot": {"bbox"},
 		"video": {"t_start", "t_end"}, "code": {"path", "symbol", "line"}, "conversation": {"turn"},
 	}[modality]
-	for _, k := range sortedKeys(reg) {
+	for _, k := range slices.Sorted(maps.Keys(reg)) {
 		ok := false
 		for _, a := range allowed {
 			ok = ok || a == k
 		}
 		if !ok {
-			shapeErr(ptr(k), "%s region has unexpected key %q; the shape is %s", modality, k, shape)
+			shapeErr(jsonl.Pointer(k), "%s region has unexpected key %q; the shape is %s", modality, k, shape)
 		}
 	}
 	intField := func(k string, min int) (int, bool) {
@@ -224,11 +227,11 @@ func checkRegion(modality string, region any, src *model.CorpusEntry) []regionPr
 		}
 		f, integer, ok := number(v)
 		if !ok || !integer {
-			shapeErr(ptr(k), "%s must be an integer", k)
+			shapeErr(jsonl.Pointer(k), "%s must be an integer", k)
 			return 0, false
 		}
 		if f < float64(min) {
-			shapeErr(ptr(k), "%s must be ≥ %d, got %s", k, min, fmtNum(f))
+			shapeErr(jsonl.Pointer(k), "%s must be ≥ %d, got %s", k, min, fmtNum(f))
 			return 0, false
 		}
 		return int(f), true
@@ -566,7 +569,7 @@ func (c *checker) checkB2() {
 			if haveCorpus {
 				entries := sourceEntries(g.SourceID)
 				if len(entries) == 0 {
-					at(ruleB2Source, ptr("gold", i, "source_id"), "source_id %q is not in the corpus manifest", g.SourceID)
+					at(ruleB2Source, jsonl.Pointer("gold", i, "source_id"), "source_id %q is not in the corpus manifest", g.SourceID)
 				} else {
 					src = entries[0]
 					for _, e := range entries {
@@ -576,7 +579,7 @@ func (c *checker) checkB2() {
 						}
 					}
 					if src.Modality != "" && a.Modality != "" && src.Modality != a.Modality {
-						at(ruleB2SourceModality, ptr("gold", i, "source_id"), "source %q is %s in the corpus manifest, the annotation is %s", g.SourceID, src.Modality, a.Modality)
+						at(ruleB2SourceModality, jsonl.Pointer("gold", i, "source_id"), "source %q is %s in the corpus manifest, the annotation is %s", g.SourceID, src.Modality, a.Modality)
 					}
 				}
 			}
@@ -587,7 +590,7 @@ func (c *checker) checkB2() {
 					region = g.Region
 				}
 			}
-			base := ptr("gold", i, "region")
+			base := jsonl.Pointer("gold", i, "region")
 			for _, p := range checkRegion(a.Modality, region, src) {
 				at(p.rule, base+p.pointer, "%s", p.msg)
 			}
@@ -615,12 +618,12 @@ func (c *checker) checkB2() {
 
 	// Constraint 3's target, per split over every loaded b-2 annotation.
 	min := c.opt.UnanswerableMinShare
-	for _, split := range sortedKeys(splits) {
+	for _, split := range slices.Sorted(maps.Keys(splits)) {
 		sc := splits[split]
 		if min <= 0 || float64(sc.u) >= min*float64(sc.n) {
 			continue
 		}
-		files := sortedKeys(sc.files)
+		files := slices.Sorted(maps.Keys(sc.files))
 		where := ""
 		if len(files) > 1 {
 			where = fmt.Sprintf(" (across %d files: %s)", len(files), strings.Join(files, ", "))
@@ -745,7 +748,7 @@ func listSome(vs []string) string {
 	for _, v := range vs {
 		set[v] = true
 	}
-	ks := sortedKeys(set)
+	ks := slices.Sorted(maps.Keys(set))
 	var q []string
 	for i, k := range ks {
 		if i == 3 {

@@ -7,6 +7,7 @@ import (
 
 	"eval752/app/dataset"
 	"eval752/app/finding"
+	"eval752/app/jsonl"
 )
 
 // Gate 1, bundle consistency: what manifest.json and meta.json say about the
@@ -142,9 +143,9 @@ func (c *checker) checkManifest(b *dataset.Bundle) {
 	_, byName := rawFiles.(map[string]any)
 	filePtr := func(i int, f string, key string) string {
 		if byName {
-			return ptr("files", f)
+			return jsonl.Pointer("files", f)
 		}
-		return ptr("files", i, key)
+		return jsonl.Pointer("files", i, key)
 	}
 	for i, f := range m.V.Files {
 		name := strings.TrimPrefix(f.Path, "./")

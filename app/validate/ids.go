@@ -8,6 +8,7 @@ import (
 	"eval752/app/dataset"
 	"eval752/app/finding"
 	"eval752/app/model"
+	"eval752/app/textnorm"
 )
 
 // Gate 1, identity: every question has one id, and one question is asked once.
@@ -185,18 +186,15 @@ func (c *checker) checkDuplicateQuestions() {
 // for the characters that matter in practice (full-width ASCII U+FF01–U+FF5E
 // → U+0021–U+007E, ideographic space U+3000 → space), every run of white
 // space collapsed to one space, leading and trailing space trimmed, and
-// Latin letters lower-cased. CJK text is left as it is.
+// Latin letters lower-cased. CJK text is left as it is. The width folding is
+// textnorm.FoldWidth; why this key collapses whitespace instead of dropping
+// it (answer.Normalize, audit's compact) is written in package textnorm.
 func NormalizeText(s string) string {
 	var b strings.Builder
 	b.Grow(len(s))
 	space := false
 	for _, r := range s {
-		switch {
-		case r >= 0xFF01 && r <= 0xFF5E:
-			r -= 0xFF01 - 0x21
-		case r == 0x3000:
-			r = ' '
-		}
+		r = textnorm.FoldWidth(r)
 		if unicode.IsSpace(r) {
 			space = true
 			continue

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"eval752/app/finding"
+	"eval752/app/jsonl"
 	"eval752/app/model"
 )
 
@@ -143,16 +144,16 @@ func (c *checker) checkItems() {
 			seen := map[string]int{}
 			for i, a := range ans {
 				if j, dup := seen[a]; dup {
-					at(ruleItemAnswerDup, ptr("answer", i), "answer element %q repeats element %d", a, j)
+					at(ruleItemAnswerDup, jsonl.Pointer("answer", i), "answer element %q repeats element %d", a, j)
 					continue
 				}
 				seen[a] = i
 				if len(choices) > 0 && !choices[a] {
 					if k := letterIndex(a, len(it.Choices)); k >= 0 {
-						at(ruleItemAnswerChoice, ptr("answer", i),
+						at(ruleItemAnswerChoice, jsonl.Pointer("answer", i),
 							"answer element %q is not one of the choices: answer must be the choice text, not its letter (%q)", a, it.Choices[k])
 					} else {
-						at(ruleItemAnswerChoice, ptr("answer", i), "answer element %q is not one of the choices", a)
+						at(ruleItemAnswerChoice, jsonl.Pointer("answer", i), "answer element %q is not one of the choices", a)
 					}
 				}
 			}
@@ -183,11 +184,11 @@ func (c *checker) checkChoices(path string, line int, it model.Item) map[string]
 	first := map[string]int{}
 	for i, ch := range it.Choices {
 		if strings.TrimSpace(ch) == "" {
-			c.add(ruleItemChoices.At(path, line, ptr("choices", i), "choice %d is blank", i))
+			c.add(ruleItemChoices.At(path, line, jsonl.Pointer("choices", i), "choice %d is blank", i))
 			continue
 		}
 		if j, dup := first[ch]; dup {
-			c.add(ruleItemChoiceDup.At(path, line, ptr("choices", i), "choice %q repeats choice %d", ch, j))
+			c.add(ruleItemChoiceDup.At(path, line, jsonl.Pointer("choices", i), "choice %q repeats choice %d", ch, j))
 			continue
 		}
 		first[ch] = i
@@ -206,7 +207,7 @@ func (c *checker) checkJudge(path string, line int, it model.Item) {
 		if strings.TrimSpace(it.Choices[0]) != "" {
 			i = 1
 		}
-		c.add(ruleJudgeChoices.At(path, line, ptr("choices", i), "judge_pairwise response %c is blank", 'A'+i))
+		c.add(ruleJudgeChoices.At(path, line, jsonl.Pointer("choices", i), "judge_pairwise response %c is blank", 'A'+i))
 	case it.Choices[0] == it.Choices[1]:
 		c.add(ruleJudgeChoices.At(path, line, "/choices/1", "judge_pairwise responses A and B are identical: nothing to compare"))
 	}

@@ -8,6 +8,7 @@ import (
 
 	"eval752/app/dataset"
 	"eval752/app/finding"
+	"eval752/app/jsonl"
 	"eval752/app/model"
 )
 
@@ -244,7 +245,7 @@ func (c *checker) checkRAG() {
 		q := r.V
 		required := 0
 		for i, g := range q.GoldEvidenceGroups {
-			base := ptr("gold_evidence_groups", i)
+			base := jsonl.Pointer("gold_evidence_groups", i)
 			isReq := g.Required == nil || *g.Required
 			if isReq {
 				required++
@@ -494,13 +495,13 @@ func (c *checker) checkPredictions(once onceSet, haveQuestions bool, qids map[st
 		}
 		var refs []ref
 		for i, id := range p.RetrievedChunkIDs {
-			refs = append(refs, ref{id, ptr("retrieved_chunk_ids", i)})
+			refs = append(refs, ref{id, jsonl.Pointer("retrieved_chunk_ids", i)})
 		}
 		for i, id := range p.RerankedChunkIDs {
-			refs = append(refs, ref{id, ptr("reranked_chunk_ids", i)})
+			refs = append(refs, ref{id, jsonl.Pointer("reranked_chunk_ids", i)})
 		}
 		for i, cit := range p.Citations {
-			refs = append(refs, ref{cit.ChunkID, ptr("citations", i, "chunk_id")})
+			refs = append(refs, ref{cit.ChunkID, jsonl.Pointer("citations", i, "chunk_id")})
 		}
 		if len(refs) == 0 {
 			continue
@@ -598,7 +599,7 @@ func (c *checker) checkConfigHashes() {
 				}
 			}
 			if len(files) > 0 && !match {
-				c.add(ruleRAGConfigHash.At(r.Path, r.Line, ptr(kf.key), "%s %s matches none of the loaded files (%s)", kf.key, clip(want, 16), strings.Join(files, ", ")))
+				c.add(ruleRAGConfigHash.At(r.Path, r.Line, jsonl.Pointer(kf.key), "%s %s matches none of the loaded files (%s)", kf.key, clip(want, 16), strings.Join(files, ", ")))
 			}
 		}
 	}

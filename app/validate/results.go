@@ -6,6 +6,7 @@ import (
 
 	"eval752/app/dataset"
 	"eval752/app/finding"
+	"eval752/app/jsonl"
 )
 
 // Gate 1, results.jsonl: every result line belongs to a known question and a
@@ -180,7 +181,7 @@ func (c *checker) checkResults() {
 			}
 		}
 		if bad > 0 {
-			c.add(ruleResultAtomUnknown.At(r.Path, r.Line, ptr("retrieved", firstBad),
+			c.add(ruleResultAtomUnknown.At(r.Path, r.Line, jsonl.Pointer("retrieved", firstBad),
 				"%d of %d retrieved ids are not in the atom table (first: %q)", bad, len(res.Retrieved), res.Retrieved[firstBad].ID))
 		}
 	}

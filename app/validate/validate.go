@@ -123,37 +123,12 @@ func splitPath(p string) (bundle, entry string) {
 	return "", p
 }
 
-// ptr builds an RFC 6901 JSON pointer from keys and indexes.
-func ptr(parts ...any) string {
-	var b strings.Builder
-	for _, p := range parts {
-		b.WriteByte('/')
-		switch v := p.(type) {
-		case int:
-			b.WriteString(strconv.Itoa(v))
-		case string:
-			b.WriteString(strings.ReplaceAll(strings.ReplaceAll(v, "~", "~0"), "/", "~1"))
-		}
-	}
-	return b.String()
-}
-
 // loc renders "path:line" for messages that name another record.
 func loc(l dataset.Loc) string {
 	if l.Line > 0 {
 		return l.Path + ":" + strconv.Itoa(l.Line)
 	}
 	return l.Path
-}
-
-// sortedKeys returns m's keys in byte order, for deterministic messages.
-func sortedKeys[V any](m map[string]V) []string {
-	ks := make([]string, 0, len(m))
-	for k := range m {
-		ks = append(ks, k)
-	}
-	sort.Strings(ks)
-	return ks
 }
 
 // onceKey remembers (code, path) pairs so that a "companion file absent"
