@@ -1,6 +1,7 @@
 package itemscore
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -21,6 +22,7 @@ import (
 
 	"eval752/app/dataset"
 	"eval752/app/finding"
+	"eval752/app/formats"
 	"eval752/app/jsonl"
 	"eval752/app/metrics"
 	"eval752/app/model"
@@ -60,9 +62,14 @@ var ErrNotStreamable = errors.New("itemscore: TREC inputs need the in-memory pat
 //
 // The result equals dataset.Load + Score on the same files (the same units,
 // ItemScores, unknown ids, inputs with sha256 and line counts, and findings:
-// malformed lines are trec.syntax findings and reading goes on) because it
-// parses each line with ParseRun's rules and scores each query with the same
-// code as Score. Runs are scored one after the other, in the order given.
+// malformed lines are trec.syntax findings and reading goes on): lines are
+// read with jsonl.Lines's and ParseQrels / ParseRun's rules, units are built
+// as buildUnits builds them, and each query is scored by scoreTRECQuery —
+// scoreItem + scoreRetrieval specialised to a TREC unit, calling the same
+// gold view and metric functions (units without a result go through
+// scoreItem itself). app/cli's tests compare the two paths' reports byte for
+// byte on the reference cases and on random inputs with every kind of bad
+// line. Runs are scored one after the other, in the order given.
 //
 // It returns ErrNotStreamable for an ungrouped run or a repeated run name,
 // and an error when a file cannot be read.
@@ -85,31 +92,32 @@ func ScoreTRECFiles(ctx context.Context, files []TRECFile, lim dataset.Limits, o
 	out := &TRECStream{Inputs: make([]dataset.InputInfo, len(files))}
 	var fs finding.List
 
-	// The qrels: small next to the run, read whole like dataset.Load does.
-	qf, info, qfs, err := readQrelsFile(ctx, files[qi].Path, lim.MaxLineBytes)
+	// The qrels: small next to the run, read whole (as dataset.Load does)
+	// straight into units (as buildUnits makes them).
+	ds := &dataset.Dataset{Has: map[model.Format]bool{model.FormatTRECQrels: true}}
+	units, byID, info, qfs, err := readQrelsUnits(ctx, files[qi].Path, lim.MaxLineBytes)
 	if err != nil {
 		return nil, err
 	}
 	out.Inputs[qi] = info
 	fs = append(fs, qfs...)
-	ds := &dataset.Dataset{Qrels: []dataset.QrelsFile{qf}, Has: map[model.Format]bool{model.FormatTRECQrels: true}}
 
 	opt = opt.normalize()
-	units, byID := buildUnits(ds)
 	for i, u := range units {
 		u.idx = i
 	}
-	// The units hold what scoring needs; the judgment lines can go (a
-	// large qrels file is ~80 bytes a line).
-	ds.Qrels = nil
 	sc := &scorer{ds: ds, opt: opt, units: units, atomTables: map[string]*resolve.AtomTable{}, views: map[viewKey]*goldView{}}
 	sc.chunks = resolve.NewChunkTable(nil)
 	sc.clauses = resolve.NewClauseIndex(nil)
 	sc.judgments = map[string][]model.RAGJudgment{}
-	// Every gold view up front (serially: the cache is a plain map); the
-	// scoring workers then only read it.
-	for _, u := range units {
-		sc.view(u, "")
+	// Every gold view up front (built in parallel, cached serially in unit
+	// order as sc.view would); the scoring workers then only read the cache.
+	views := make([]*goldView, len(units))
+	parallel(len(units), func(i int) { views[i] = trecGold(units[i].trec) })
+	for i, u := range units {
+		key := viewKey{unit: u.idx}
+		sc.views[key] = views[i]
+		sc.viewOrder = append(sc.viewOrder, key)
 	}
 
 	set := &Set{Config: opt.config(), Units: []Unit{}, Runs: []RunScores{}, Resolution: []Resolved{}, Ambiguities: []Resolved{}}
@@ -152,26 +160,96 @@ func ScoreTRECFiles(ctx context.Context, files []TRECFile, lim dataset.Limits, o
 	return out, nil
 }
 
-// readQrelsFile reads and hashes a qrels file as dataset.Load does.
-func readQrelsFile(ctx context.Context, name string, maxLine int64) (dataset.QrelsFile, dataset.InputInfo, finding.List, error) {
+// readQrelsUnits reads and hashes a qrels file with dataset.ParseQrels's
+// rules (jsonl.Lines; '#' lines skipped; a "qid 0 docno grade" header on
+// the first line skipped; 4 fields with an integer grade, else one
+// trec.syntax finding) and builds its units as buildUnits does — one per
+// qid, qids in byte order, the location of the qid's first judgment, a
+// docno's last grade winning — without the intermediate list of judgments.
+func readQrelsUnits(ctx context.Context, name string, maxLine int64) ([]*unitSpec, map[string]int, dataset.InputInfo, finding.List, error) {
 	info := dataset.InputInfo{Path: name, Format: model.FormatTRECQrels}
 	f, err := os.Open(name)
 	if err != nil {
-		return dataset.QrelsFile{}, info, nil, err
+		return nil, nil, info, nil, err
 	}
 	defer f.Close()
 	h := sha256.New()
 	cnt := &byteCounter{}
 	src := io.TeeReader(ctxRead{ctx, f}, io.MultiWriter(h, cnt))
-	q, lines, fs, err := dataset.ParseQrels(src, name, maxLine)
+	byQID := map[string]*unitSpec{}
+	var order []string
+	var fs finding.List
+	var fields [5][]byte
+	first := true
+	lines, lfs, err := jsonl.Lines(src, name, maxLine, func(n int, line []byte) {
+		var fb [][]byte
+		var fstr []string
+		nf := 0
+		if ascii(line) {
+			fb, nf = splitASCII(line, fields[:0])
+		} else {
+			fstr = strings.Fields(string(line))
+			nf = len(fstr)
+			fb = fields[:0]
+			for _, s := range fstr {
+				if len(fb) == cap(fields) {
+					break
+				}
+				fb = append(fb, []byte(s))
+			}
+		}
+		if nf > 0 && fb[0][0] == '#' {
+			return
+		}
+		if first {
+			first = false
+			if nf == 4 {
+				hdr := []string{string(fb[0]), string(fb[1]), string(fb[2]), string(fb[3])}
+				if formats.IsQrelsHeader(hdr) {
+					return
+				}
+			}
+		}
+		if nf != 4 {
+			fs = append(fs, dataset.RuleTRECSyntax.At(name, n, "", "qrels line %d has %d fields; want 4: qid iter docno grade", n, nf))
+			return
+		}
+		g, perr := strconv.Atoi(bstring(fb[3]))
+		if perr != nil {
+			fs = append(fs, dataset.RuleTRECSyntax.At(name, n, "", "qrels line %d: grade %q is not an integer", n, string(fb[3])))
+			return
+		}
+		u, ok := byQID[string(fb[0])]
+		if !ok {
+			qid := string(fb[0])
+			u = &unitSpec{trec: &trecUnit{grades: map[string]int{}}, Unit: Unit{ID: qid, Format: model.FormatTRECQrels, Set: "trec",
+				Loc: dataset.Loc{Path: name, Line: n}, Answerable: true, Strata: map[string]string{"set": "trec"}}}
+			byQID[qid] = u
+			order = append(order, qid)
+		}
+		if _, dup := u.trec.grades[string(fb[2])]; dup {
+			u.trec.grades[string(fb[2])] = g
+			return
+		}
+		doc := string(fb[2])
+		u.trec.docs = append(u.trec.docs, doc)
+		u.trec.grades[doc] = g
+	})
 	if err == nil {
 		_, err = io.Copy(io.Discard, src)
 	}
 	if err != nil {
-		return q, info, nil, fmt.Errorf("%s: %w", name, err)
+		return nil, nil, info, nil, fmt.Errorf("%s: %w", name, err)
 	}
 	info.Lines, info.Size, info.SHA256 = lines, cnt.n, hex.EncodeToString(h.Sum(nil))
-	return q, info, fs, nil
+	slices.Sort(order)
+	units := make([]*unitSpec, len(order))
+	byID := make(map[string]int, len(order))
+	for i, q := range order {
+		units[i] = byQID[q]
+		byID[q] = i
+	}
+	return units, byID, info, append(lfs, fs...), nil
 }
 
 type byteCounter struct{ n int64 }
@@ -190,13 +268,34 @@ func (c ctxRead) Read(p []byte) (int, error) {
 	return c.r.Read(p)
 }
 
-// lineBlock is a run of consecutive lines handed to a parse worker.
-type lineBlock struct {
-	seq  int
-	data []byte
-	ends []int32 // end offset of line j in data
-	nums []int   // its 1-based line number
+// rawBlock is a run of whole lines of the file handed to a parse worker:
+// the reader only cuts the file at line ends (and hashes it); splitting,
+// line checks and parsing happen on the workers.
+type rawBlock struct {
+	seq   int
+	data  []byte // whole lines; the last may lack '\n' only at the end of the file
+	first bool   // data starts at line 1 (a UTF-8 BOM is dropped there)
+	// long > 0: the block stands for one line longer than the line limit,
+	// skipped without being held; long is its size in bytes.
+	long int64
 }
+
+// lineIssue is a finding of a block, located by its line within the block
+// (the combiner knows the block's first line number and formats it).
+type lineIssue struct {
+	rel  int // 1-based line within the block
+	kind int // issue* below
+	num  int64
+	text string
+}
+
+const (
+	issueTooLongRead = iota // longer than maxLine+2 with its terminator: "≥ size"
+	issueTooLong            // longer than maxLine after trimming
+	issueBadUTF8
+	issueFields
+	issueScore
+)
 
 // parsedBlock is a block's valid lines grouped by consecutive qid. Groups
 // strictly inside the block are complete queries and were scored by the
@@ -204,9 +303,10 @@ type lineBlock struct {
 // neighbouring blocks and carry their lines (docs, ids cloned) instead.
 type parsedBlock struct {
 	seq    int
+	lines  int // lines in the block (blank and bad ones included)
 	groups []qgroup
 	tag    string // tag of the block's first valid line
-	fs     finding.List
+	issues []lineIssue
 }
 
 type qgroup struct {
@@ -216,31 +316,117 @@ type qgroup struct {
 	scored bool
 }
 
-const (
-	blockBytes = 1 << 20  // lines handed to a parse worker at a time
-	blockLines = 48 << 10 // initial line capacity of a block
-)
+const blockBytes = 1 << 20 // bytes read and handed to a parse worker at a time
 
-var blockPool = sync.Pool{New: func() any {
-	return &lineBlock{data: make([]byte, 0, blockBytes+blockBytes/8), ends: make([]int32, 0, blockLines), nums: make([]int, 0, blockLines)}
-}}
+var blockPool = sync.Pool{New: func() any { b := make([]byte, 0, blockBytes+blockBytes/4); return &b }}
 
-func newBlock(seq int) *lineBlock {
-	b := blockPool.Get().(*lineBlock)
-	b.seq, b.data, b.ends, b.nums = seq, b.data[:0], b.ends[:0], b.nums[:0]
-	return b
+// readBlocks reads r to the end in blocks of whole lines with
+// jsonl.Lines's line rules (a line is what ends at '\n' or at the end of
+// the file; a line longer than maxLine+2 bytes with its terminator is
+// skipped without being held) and sends them in order. It stops early when
+// ctx is done.
+func readBlocks(ctx context.Context, r io.Reader, maxLine int64, out chan<- *rawBlock) error {
+	seq := 0
+	send := func(b *rawBlock) bool {
+		b.seq = seq
+		b.first = seq == 0
+		seq++
+		select {
+		case out <- b:
+			return true
+		case <-ctx.Done():
+			return false
+		}
+	}
+	get := func() []byte { return (*blockPool.Get().(*[]byte))[:0] }
+	data := get()
+	eof := false
+	for {
+		// Fill the buffer to a block (or the end of the file).
+		for !eof && len(data) < blockBytes {
+			if len(data) == cap(data) {
+				data = slices.Grow(data, len(data))
+			}
+			k, err := r.Read(data[len(data):cap(data)])
+			data = data[:len(data)+k]
+			if err == io.EOF {
+				eof = true
+			} else if err != nil {
+				return err
+			}
+		}
+		if eof {
+			if len(data) > 0 && !send(&rawBlock{data: data}) {
+				return ctx.Err()
+			}
+			return nil
+		}
+		cut := bytes.LastIndexByte(data, '\n')
+		if cut < 0 {
+			// One line longer than the buffer: read on while it may still
+			// be a valid line, else skip it.
+			if int64(len(data)) <= maxLine+2 {
+				data = slices.Grow(data, len(data))
+				if len(data) >= blockBytes {
+					// force one more read on the next loop turn
+					k, err := r.Read(data[len(data):cap(data)])
+					data = data[:len(data)+k]
+					if err == io.EOF {
+						eof = true
+					} else if err != nil {
+						return err
+					}
+				}
+				continue
+			}
+			size := int64(len(data))
+			var rest []byte
+			for {
+				data = data[:cap(data)]
+				k, err := r.Read(data)
+				data = data[:k]
+				if i := bytes.IndexByte(data, '\n'); i >= 0 {
+					size += int64(i + 1)
+					rest = data[i+1:]
+					break
+				}
+				size += int64(k)
+				if err == io.EOF {
+					eof = true
+					break
+				} else if err != nil {
+					return err
+				}
+			}
+			if !send(&rawBlock{long: size}) {
+				return ctx.Err()
+			}
+			next := get()
+			data = append(next, rest...)
+			continue
+		}
+		next := get()
+		next = append(next, data[cut+1:]...)
+		if !send(&rawBlock{data: data[:cut+1]}) {
+			return ctx.Err()
+		}
+		data = next
+	}
 }
 
 // streamRunFile reads, hashes, parses and scores one run file. Pipeline:
-// one reader (jsonl.Lines, the same line rules as dataset.ParseRun: BOM,
-// CRLF, blank, too long, invalid UTF-8; sha256 on the way) cuts ~1 MiB
-// blocks of lines; GOMAXPROCS workers parse each block and score the
-// queries that lie wholly inside it; a combiner takes the blocks back in
-// file order, joins the queries that cross block boundaries and scores
-// them, checks that no qid comes back after its group ended (else
-// ErrNotStreamable) and lists run-only qids in first-seen order.
+// one reader cuts the file into ~1 MiB blocks of whole lines (hashing them
+// on the way); GOMAXPROCS workers split, check and parse each block with
+// jsonl.Lines's and dataset.ParseRun's rules and score the queries that lie
+// wholly inside it; a combiner takes the blocks back in file order, numbers
+// the lines of the findings, joins the queries that cross block boundaries
+// and scores them, checks that no qid comes back after its group ended
+// (else ErrNotStreamable) and lists run-only qids in first-seen order.
 func streamRunFile(ctx context.Context, name string, maxLine int64, sc *scorer, byID map[string]int) (*RunScores, dataset.InputInfo, finding.List, error) {
 	info := dataset.InputInfo{Path: name, Format: model.FormatTRECRun}
+	if maxLine <= 0 {
+		maxLine = jsonl.DefaultMaxLine
+	}
 	f, err := os.Open(name)
 	if err != nil {
 		return nil, info, nil, err
@@ -250,51 +436,18 @@ func streamRunFile(ctx context.Context, name string, maxLine int64, sc *scorer, 
 	defer cancel()
 
 	workers := max(1, runtime.GOMAXPROCS(0))
-	blocks := make(chan *lineBlock, workers)
+	blocks := make(chan *rawBlock, workers)
 	parsed := make(chan *parsedBlock, workers)
 	bound := trecMetrics(sc.opt)
 
-	var (
-		lines   int
-		linesFs finding.List
-		readErr error
-		size    int64
-		sum     []byte
-	)
+	h := sha256.New()
+	hr := &hashReader{r: ctxRead{ctx, f}, h: h}
+	var readErr error
 	readDone := make(chan struct{})
 	go func() {
 		defer close(readDone)
 		defer close(blocks)
-		h := sha256.New()
-		tr := &hashReader{r: ctxRead{ctx, f}, h: h}
-		seq := 0
-		cur := newBlock(seq)
-		send := func() bool {
-			select {
-			case blocks <- cur:
-			case <-ctx.Done():
-				return false
-			}
-			seq++
-			cur = newBlock(seq)
-			return true
-		}
-		stopped := false
-		lines, linesFs, readErr = jsonl.Lines(tr, name, maxLine, func(n int, line []byte) {
-			if stopped {
-				return
-			}
-			cur.data = append(cur.data, line...)
-			cur.ends = append(cur.ends, int32(len(cur.data)))
-			cur.nums = append(cur.nums, n)
-			if len(cur.data) >= blockBytes && !send() {
-				stopped = true
-			}
-		})
-		if !stopped && len(cur.ends) > 0 {
-			send()
-		}
-		size, sum = tr.n, h.Sum(nil)
+		readErr = readBlocks(ctx, hr, maxLine, blocks)
 	}()
 
 	var pwg sync.WaitGroup
@@ -304,8 +457,11 @@ func streamRunFile(ctx context.Context, name string, maxLine int64, sc *scorer, 
 			defer pwg.Done()
 			scr := &trecScratch{seen: make(map[string]struct{}, 1024)}
 			for b := range blocks {
-				pb := parseBlock(b, name, sc, byID, bound, scr)
-				blockPool.Put(b)
+				pb := parseBlock(b, maxLine, sc, byID, bound, scr)
+				if b.data != nil {
+					d := b.data[:0]
+					blockPool.Put(&d)
+				}
 				parsed <- pb
 			}
 		}()
@@ -318,6 +474,7 @@ func streamRunFile(ctx context.Context, name string, maxLine int64, sc *scorer, 
 	var (
 		pending = map[int]*parsedBlock{}
 		next    int
+		base    int // lines before the next block
 		open    *qgroup
 		closed  = map[string]bool{}
 		matched = make([]bool, n)
@@ -357,7 +514,10 @@ func streamRunFile(ctx context.Context, name string, maxLine int64, sc *scorer, 
 			}
 			delete(pending, next)
 			next++
-			fs = append(fs, b.fs...)
+			for _, is := range b.issues {
+				fs = append(fs, issueFinding(name, base+is.rel, maxLine, is))
+			}
+			base += b.lines
 			if tag == "" {
 				tag = b.tag
 			}
@@ -387,7 +547,7 @@ func streamRunFile(ctx context.Context, name string, maxLine int64, sc *scorer, 
 	if err := ctx.Err(); err != nil {
 		return nil, info, nil, err
 	}
-	info.Lines, info.Size, info.SHA256 = lines, size, hex.EncodeToString(sum)
+	info.Lines, info.Size, info.SHA256 = base, hr.n, hex.EncodeToString(h.Sum(nil))
 	runName := tag
 	if runName == "" {
 		runName = strings.TrimSuffix(path.Base(name), path.Ext(name))
@@ -411,7 +571,23 @@ func streamRunFile(ctx context.Context, name string, maxLine int64, sc *scorer, 
 			items[ui] = ItemScore{OutOfScope: true, Values: map[string]float64{}, Detail: report.RunItem{Run: runName}}
 		}
 	}
-	return rs, info, append(linesFs, fs...), nil
+	return rs, info, fs, nil
+}
+
+// issueFinding formats a block's issue at line n with the messages of
+// jsonl.Lines and dataset.ParseRun.
+func issueFinding(name string, n int, maxLine int64, is lineIssue) finding.Finding {
+	switch is.kind {
+	case issueTooLongRead:
+		return jsonl.RuleLineTooLong.At(name, n, "", "line %d is longer than %d bytes (≥ %d); skipped", n, maxLine, is.num)
+	case issueTooLong:
+		return jsonl.RuleLineTooLong.At(name, n, "", "line %d is longer than %d bytes (%d); skipped", n, maxLine, is.num)
+	case issueBadUTF8:
+		return jsonl.RuleInvalidUTF8.At(name, n, "", "line %d is not valid UTF-8 (first bad byte at column %d)", n, is.num)
+	case issueFields:
+		return dataset.RuleTRECSyntax.At(name, n, "", "run line %d has %d fields; want 6: qid Q0 docno rank score tag", n, is.num)
+	}
+	return dataset.RuleTRECSyntax.At(name, n, "", "run line %d: score %q is not a number", n, is.text)
 }
 
 // hashReader passes reads through, hashing and counting the bytes.
@@ -430,15 +606,23 @@ func (t *hashReader) Read(p []byte) (int, error) {
 	return k, err
 }
 
-// parseBlock parses a block's lines with dataset.ParseRun's rules: '#'
-// lines skipped; 6 whitespace-separated fields (strings.Fields); score a
-// float64; otherwise one trec.syntax finding with ParseRun's message. The
-// queries wholly inside the block are scored here (the block's bytes are
-// reused once this returns: what is kept is cloned).
-func parseBlock(b *lineBlock, name string, sc *scorer, byID map[string]int, bound []trecMetric, scr *trecScratch) *parsedBlock {
+var bom = []byte{0xEF, 0xBB, 0xBF}
+
+// parseBlock splits a block into lines with jsonl.Lines's rules (CRLF, a
+// BOM on line 1, blank lines skipped, too long and invalid UTF-8 lines
+// reported and skipped) and parses each with dataset.ParseRun's: '#' lines
+// skipped; 6 whitespace-separated fields (strings.Fields); score a float64;
+// otherwise one trec.syntax issue. The queries wholly inside the block are
+// scored here (the block's bytes are reused once this returns: what is kept
+// is cloned).
+func parseBlock(b *rawBlock, maxLine int64, sc *scorer, byID map[string]int, bound []trecMetric, scr *trecScratch) *parsedBlock {
 	pb := &parsedBlock{seq: b.seq}
+	if b.long > 0 {
+		pb.lines = 1
+		pb.issues = append(pb.issues, lineIssue{rel: 1, kind: issueTooLongRead, num: b.long})
+		return pb
+	}
 	var fields [7][]byte
-	start := 0
 	var cur []retrieved // the current group's lines (scratch)
 	var curQID []byte
 	ngroups := 0
@@ -465,13 +649,42 @@ func parseBlock(b *lineBlock, name string, sc *scorer, byID map[string]int, boun
 		curQID = nil
 	}
 	cur = scr.lines[:0]
-	for j, end := range b.ends {
-		line := b.data[start:end]
-		start = int(end)
-		n := b.nums[j]
+	data := b.data
+	rel := 0
+	for len(data) > 0 {
+		var line []byte
+		size := 0
+		if i := bytes.IndexByte(data, '\n'); i >= 0 {
+			line, data, size = data[:i], data[i+1:], i+1
+		} else {
+			line, data, size = data, nil, len(data)
+		}
+		rel++
+		if int64(size) > maxLine+2 {
+			pb.issues = append(pb.issues, lineIssue{rel: rel, kind: issueTooLongRead, num: int64(size)})
+			continue
+		}
+		if k := len(line); k > 0 && line[k-1] == '\r' {
+			line = line[:k-1]
+		}
+		if rel == 1 && b.first {
+			line = bytes.TrimPrefix(line, bom)
+		}
+		if int64(len(line)) > maxLine {
+			pb.issues = append(pb.issues, lineIssue{rel: rel, kind: issueTooLong, num: int64(len(line))})
+			continue
+		}
+		isASCII := ascii(line)
+		if blankLine(line) {
+			continue
+		}
+		if !isASCII && !utf8.Valid(line) {
+			pb.issues = append(pb.issues, lineIssue{rel: rel, kind: issueBadUTF8, num: int64(jsonl.BadUTF8(line) + 1)})
+			continue
+		}
 		var f [][]byte
 		nf := 0
-		if ascii(line) {
+		if isASCII {
 			f, nf = splitASCII(line, fields[:0])
 		} else {
 			fstr := strings.Fields(string(line))
@@ -488,12 +701,12 @@ func parseBlock(b *lineBlock, name string, sc *scorer, byID map[string]int, boun
 			continue
 		}
 		if nf != 6 {
-			pb.fs = append(pb.fs, dataset.RuleTRECSyntax.At(name, n, "", "run line %d has %d fields; want 6: qid Q0 docno rank score tag", n, nf))
+			pb.issues = append(pb.issues, lineIssue{rel: rel, kind: issueFields, num: int64(nf)})
 			continue
 		}
 		s, err := strconv.ParseFloat(bstring(f[4]), 64)
 		if err != nil {
-			pb.fs = append(pb.fs, dataset.RuleTRECSyntax.At(name, n, "", "run line %d: score %q is not a number", n, string(f[4])))
+			pb.issues = append(pb.issues, lineIssue{rel: rel, kind: issueScore, text: string(f[4])})
 			continue
 		}
 		if pb.tag == "" {
@@ -506,8 +719,19 @@ func parseBlock(b *lineBlock, name string, sc *scorer, byID map[string]int, boun
 		cur = append(cur, retrieved{id: bstring(f[2]), score: s, hasScore: true})
 	}
 	finish(true)
+	pb.lines = rel
 	scr.lines = cur[:0]
 	return pb
+}
+
+// blankLine is jsonl's blank: only spaces, tabs and CRs.
+func blankLine(b []byte) bool {
+	for _, c := range b {
+		if c != ' ' && c != '\t' && c != '\r' {
+			return false
+		}
+	}
+	return true
 }
 
 func ascii(b []byte) bool {

@@ -154,10 +154,15 @@ func newView(set *itemscore.Set, opt Options) *view {
 	v.cols = make([][][]float64, len(v.runs))
 	v.flag = make([][][]uint8, len(v.runs))
 	v.ambiguous = make([][]bool, len(v.runs))
-	for r, rs := range v.runs {
+	for r := range v.runs {
 		v.cols[r] = make([][]float64, len(v.metrics))
 		v.flag[r] = make([][]uint8, len(v.metrics))
-		for m, d := range v.metrics {
+	}
+	// Columns in parallel: each (run, metric) writes only its own slot.
+	if nm := len(v.metrics); nm > 0 {
+		parallel(len(v.runs)*nm, func(j int) {
+			r, m := j/nm, j%nm
+			rs, d := v.runs[r], v.metrics[m]
 			col := make([]float64, len(set.Units))
 			fl := make([]uint8, len(set.Units))
 			for i := range col {
@@ -182,7 +187,9 @@ func newView(set *itemscore.Set, opt Options) *view {
 			}
 			v.cols[r][m] = col
 			v.flag[r][m] = fl
-		}
+		})
+	}
+	for r, rs := range v.runs {
 		v.ambiguous[r] = make([]bool, len(set.Units))
 		for i := range set.Units {
 			if i < len(rs.Items) && !rs.Items[i].Missing {
