@@ -49,10 +49,11 @@ test-short: lint
 bench: bench-go bench-trec
 
 bench-go:
-	$(GO) test -run '^$$' -bench . -benchmem -count 5 ./app/trec/ ./app/jsonl/ ./app/dataset/
+	$(GO) test -run '^$$' -bench . -benchmem -count 5 ./app/trec/ ./app/dataset/ ./app/score/
 
 bench-trec: build
 	bash scripts/bench-trec.sh
+	bash scripts/bench-score.sh
 
 readme: build
 	bin/eval752 doc-tables --update README.md

@@ -94,40 +94,63 @@ func later(a, b string) bool {
 	return a > b
 }
 
+// leakRec is one text compared across splits: a question, a document or a
+// chunk (doc: its document), where it stands and where its text is.
+type leakRec struct {
+	id, doc, split, text string
+	loc                  dataset.Loc
+	pointer              string
+}
+
+// crossSplit calls f on every pair of recs in different splits whose texts
+// are identical or near (nearPairs: MinHash Jaccard ≥ near on shingle-grams)
+// and that keep (nil: all) allows, in nearPairs's order; b is the record
+// of the later split (the one that should not hold the other's text).
+func crossSplit(recs []leakRec, shingle int, near float64, mh *minhasher, keep func(a, b *leakRec) bool, f func(p simPair, a, b leakRec)) {
+	texts := make([]string, len(recs))
+	for i, r := range recs {
+		texts[i] = r.text
+	}
+	for _, p := range nearPairs(texts, shingle, near, mh, func(i, j int) bool {
+		return recs[i].split != recs[j].split && (keep == nil || keep(&recs[i], &recs[j]))
+	}) {
+		a, b := recs[p.I], recs[p.J]
+		if later(a.split, b.split) {
+			a, b = b, a
+		}
+		f(p, a, b)
+	}
+}
+
+// pair is the side-by-side view of a (left) and b (right).
+func (a leakRec) pair(kind, code string, p simPair, b leakRec) leakPair {
+	return leakPair{Kind: kind, Code: code, Sim: p.Sim, Exact: p.Exact,
+		LeftID: a.id, LeftLoc: a.loc, LeftSplit: a.split, LeftText: a.text, RightID: b.id, RightLoc: b.loc, RightSplit: b.split, RightText: b.text}
+}
+
 func leakage(ds *dataset.Dataset, qs []query, ps []passage, opt Options) ([]leakPair, finding.List) {
 	var pairs []leakPair
 	var out finding.List
 	mh := newMinhasher(opt.MinHashes, opt.Seed)
 
 	// Questions copied across splits.
-	var qi []int
-	var qtexts []string
-	for i, q := range qs {
+	var qrecs []leakRec
+	for _, q := range qs {
 		if q.Split != "" && strings.TrimSpace(q.Text) != "" {
-			qi = append(qi, i)
-			qtexts = append(qtexts, q.Text)
+			qrecs = append(qrecs, leakRec{id: q.ID, split: q.Split, text: q.Text, loc: q.Loc, pointer: q.Pointer})
 		}
 	}
-	for _, p := range nearPairs(qtexts, opt.QuestionShingle, opt.QuestionNear, mh, func(i, j int) bool { return qs[qi[i]].Split != qs[qi[j]].Split }) {
-		a, b := qs[qi[p.I]], qs[qi[p.J]]
-		if later(a.Split, b.Split) {
-			a, b = b, a
-		}
+	crossSplit(qrecs, opt.QuestionShingle, opt.QuestionNear, mh, nil, func(p simPair, a, b leakRec) {
 		how := fmt.Sprintf("a near copy (MinHash Jaccard ≈ %.2f)", p.Sim)
 		if p.Exact {
 			how = "an exact copy (same normalised text)"
 		}
-		out = append(out, ruleLeakQuestion.At(b.Loc.Path, b.Loc.Line, b.Pointer, "%s question %s is %s of %s question %s (%s)", b.Split, b.ID, how, a.Split, a.ID, locString(a.Loc)))
-		pairs = append(pairs, leakPair{Kind: "question", Code: ruleLeakQuestion.Code, Sim: p.Sim, Exact: p.Exact,
-			LeftID: a.ID, LeftLoc: a.Loc, LeftSplit: a.Split, LeftText: a.Text, RightID: b.ID, RightLoc: b.Loc, RightSplit: b.Split, RightText: b.Text})
-	}
+		out = append(out, ruleLeakQuestion.At(b.loc.Path, b.loc.Line, b.pointer, "%s question %s is %s of %s question %s (%s)", b.split, b.id, how, a.split, a.id, locString(a.loc)))
+		pairs = append(pairs, a.pair("question", ruleLeakQuestion.Code, p, b))
+	})
 
 	// Documents across splits.
-	type drec struct {
-		id, split, family, text string
-		loc                     dataset.Loc
-	}
-	var docs []drec
+	var docs []leakRec
 	docSplit := map[string]string{}
 	for _, r := range ds.Documents {
 		if !r.Typed {
@@ -135,19 +158,11 @@ func leakage(ds *dataset.Dataset, qs []query, ps []passage, opt Options) ([]leak
 		}
 		docSplit[r.V.DocID] = r.V.Split
 		if r.V.Text != nil && r.V.Split != "" {
-			docs = append(docs, drec{r.V.DocID, r.V.Split, r.V.DuplicateFamilyID, *r.V.Text, r.Loc})
+			docs = append(docs, leakRec{id: r.V.DocID, split: r.V.Split, text: *r.V.Text, loc: r.Loc})
 		}
-	}
-	dtexts := make([]string, len(docs))
-	for i, d := range docs {
-		dtexts[i] = d.text
 	}
 	reportedDocs := map[[2]string]bool{}
-	for _, p := range nearPairs(dtexts, opt.DocShingle, opt.DocNear, mh, func(i, j int) bool { return docs[i].split != docs[j].split }) {
-		a, b := docs[p.I], docs[p.J]
-		if later(a.split, b.split) {
-			a, b = b, a
-		}
+	crossSplit(docs, opt.DocShingle, opt.DocNear, mh, nil, func(p simPair, a, b leakRec) {
 		rule, how := ruleLeakDocNear, fmt.Sprintf("a near duplicate (MinHash Jaccard ≈ %.2f ≥ %.2f)", p.Sim, opt.DocNear)
 		if p.Exact {
 			rule, how = ruleLeakDocExact, "an exact duplicate (same normalised text)"
@@ -155,44 +170,30 @@ func leakage(ds *dataset.Dataset, qs []query, ps []passage, opt Options) ([]leak
 		reportedDocs[[2]string{a.id, b.id}] = true
 		reportedDocs[[2]string{b.id, a.id}] = true
 		out = append(out, rule.At(b.loc.Path, b.loc.Line, "/text", "%s document %s is %s of %s document %s (%s)", b.split, b.id, how, a.split, a.id, locString(a.loc)))
-		pairs = append(pairs, leakPair{Kind: "document", Code: rule.Code, Sim: p.Sim, Exact: p.Exact,
-			LeftID: a.id, LeftLoc: a.loc, LeftSplit: a.split, LeftText: a.text, RightID: b.id, RightLoc: b.loc, RightSplit: b.split, RightText: b.text})
-	}
+		pairs = append(pairs, a.pair("document", rule.Code, p, b))
+	})
 
 	// Chunks across splits (split of the chunk's document); pairs inside an
 	// already reported document pair are not repeated.
-	type crec struct {
-		id, doc, split, text string
-		loc                  dataset.Loc
-	}
-	var chunks []crec
+	var chunks []leakRec
 	for _, r := range ds.Chunks {
 		if !r.Typed || strings.TrimSpace(r.V.Text) == "" {
 			continue
 		}
 		if s := docSplit[r.V.DocID]; s != "" {
-			chunks = append(chunks, crec{r.V.ChunkID, r.V.DocID, s, r.V.Text, r.Loc})
+			chunks = append(chunks, leakRec{id: r.V.ChunkID, doc: r.V.DocID, split: s, text: r.V.Text, loc: r.Loc})
 		}
 	}
-	ctexts := make([]string, len(chunks))
-	for i, c := range chunks {
-		ctexts[i] = c.text
-	}
-	for _, p := range nearPairs(ctexts, opt.DocShingle, opt.ChunkNear, mh, func(i, j int) bool {
-		return chunks[i].split != chunks[j].split && !reportedDocs[[2]string{chunks[i].doc, chunks[j].doc}]
-	}) {
-		a, b := chunks[p.I], chunks[p.J]
-		if later(a.split, b.split) {
-			a, b = b, a
-		}
+	crossSplit(chunks, opt.DocShingle, opt.ChunkNear, mh, func(a, b *leakRec) bool {
+		return !reportedDocs[[2]string{a.doc, b.doc}]
+	}, func(p simPair, a, b leakRec) {
 		rule, how := ruleLeakChunkNear, fmt.Sprintf("a near duplicate (MinHash Jaccard ≈ %.2f ≥ %.2f)", p.Sim, opt.ChunkNear)
 		if p.Exact {
 			rule, how = ruleLeakChunkExact, "an exact duplicate (same normalised text)"
 		}
 		out = append(out, rule.At(b.loc.Path, b.loc.Line, "/text", "chunk %s (%s, %s) is %s of chunk %s (%s, %s)", b.id, b.doc, b.split, how, a.id, a.doc, a.split))
-		pairs = append(pairs, leakPair{Kind: "chunk", Code: rule.Code, Sim: p.Sim, Exact: p.Exact,
-			LeftID: a.id, LeftLoc: a.loc, LeftSplit: a.split, LeftText: a.text, RightID: b.id, RightLoc: b.loc, RightSplit: b.split, RightText: b.text})
-	}
+		pairs = append(pairs, a.pair("chunk", rule.Code, p, b))
+	})
 
 	// Duplicate families across splits (documents and seed-003 questions).
 	type member struct {

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 
 	"eval752/app/model"
@@ -32,6 +33,18 @@ const buggyCode = "def solution(*args):\n    raise NotImplementedError\n"
 // missing are (run, item) pairs without a result line: the harness lost them.
 var missing = map[string]bool{"bm25\x00ps-019": true, "hybrid-rerank\x00ps-033": true, "bm25\x00X07": true}
 
+// lost says whether run's result for id is one of the missing lines.
+func lost(run, id string) bool { return missing[run+"\x00"+id] }
+
+// correctRate is run's chance of answering an item correctly: the bm25
+// baseline's pBM25, the reranking run's pRerank.
+func correctRate(run string, pBM25, pRerank float64) float64 {
+	if run == "bm25" {
+		return pBM25
+	}
+	return pRerank
+}
+
 func usageCost(run, id string) (*model.Usage, *float64, *float64) {
 	in := 380 + int(900*unit(run, id, "in"))
 	out := 20 + int(260*unit(run, id, "out"))
@@ -45,15 +58,21 @@ func usageCost(run, id string) (*model.Usage, *float64, *float64) {
 	return &model.Usage{InputTokens: in, OutputTokens: out}, fp(cost), fp(math.Round(lat*10) / 10)
 }
 
+// answerAs decodes an item's answer as a T.
+func answerAs[T any](it model.Item) (T, error) {
+	var ans T
+	if err := json.Unmarshal(it.Answer, &ans); err != nil {
+		return ans, fmt.Errorf("demo: %s: %w", it.ID, err)
+	}
+	return ans, nil
+}
+
 func itemResults(items []model.Item) ([]model.Result, error) {
 	var out []model.Result
 	for _, run := range RunNames {
-		p := 0.72
-		if run != "bm25" {
-			p = 0.82
-		}
+		p := correctRate(run, 0.72, 0.82)
 		for _, it := range items {
-			if missing[run+"\x00"+it.ID] {
+			if lost(run, it.ID) {
 				continue
 			}
 			ok := unit(run, it.ID, "correct") < p
@@ -61,9 +80,9 @@ func itemResults(items []model.Item) ([]model.Result, error) {
 			r.Usage, r.CostUSD, r.LatencyMS = usageCost(run, it.ID)
 			switch it.Type {
 			case model.TypeMCQSingle:
-				var ans string
-				if err := json.Unmarshal(it.Answer, &ans); err != nil {
-					return nil, fmt.Errorf("demo: %s: %w", it.ID, err)
+				ans, err := answerAs[string](it)
+				if err != nil {
+					return nil, err
 				}
 				resp := ans
 				if !ok {
@@ -83,9 +102,9 @@ func itemResults(items []model.Item) ([]model.Result, error) {
 				}
 				r.Response = sp(resp)
 			case model.TypeMCQMulti:
-				var ans []string
-				if err := json.Unmarshal(it.Answer, &ans); err != nil {
-					return nil, fmt.Errorf("demo: %s: %w", it.ID, err)
+				ans, err := answerAs[[]string](it)
+				if err != nil {
+					return nil, err
 				}
 				resp := append([]string(nil), ans...)
 				if !ok {
@@ -93,7 +112,7 @@ func itemResults(items []model.Item) ([]model.Result, error) {
 						resp = resp[:len(resp)-1] // missed one correct option
 					} else {
 						for _, c := range it.Choices { // picked a distractor too
-							if !contains(ans, c) {
+							if !slices.Contains(ans, c) {
 								resp = append(resp, c)
 								break
 							}
@@ -102,9 +121,9 @@ func itemResults(items []model.Item) ([]model.Result, error) {
 				}
 				r.Responses = resp
 			case model.TypeFreeform:
-				var ans string
-				if err := json.Unmarshal(it.Answer, &ans); err != nil {
-					return nil, fmt.Errorf("demo: %s: %w", it.ID, err)
+				ans, err := answerAs[string](it)
+				if err != nil {
+					return nil, err
 				}
 				if !ok {
 					ans = freeformWrong[it.ID]
@@ -113,9 +132,9 @@ func itemResults(items []model.Item) ([]model.Result, error) {
 				}
 				r.Response = sp(ans)
 			case model.TypeCode:
-				var ans string
-				if err := json.Unmarshal(it.Answer, &ans); err != nil {
-					return nil, fmt.Errorf("demo: %s: %w", it.ID, err)
+				ans, err := answerAs[string](it)
+				if err != nil {
+					return nil, err
 				}
 				if !ok {
 					ans = buggyCode
@@ -123,9 +142,9 @@ func itemResults(items []model.Item) ([]model.Result, error) {
 				r.Response = sp(ans)
 				r.Passed = &ok
 			case model.TypeJudgePairwise:
-				var ans string
-				if err := json.Unmarshal(it.Answer, &ans); err != nil {
-					return nil, fmt.Errorf("demo: %s: %w", it.ID, err)
+				ans, err := answerAs[string](it)
+				if err != nil {
+					return nil, err
 				}
 				v := ans
 				if !ok {
@@ -150,15 +169,6 @@ func itemResults(items []model.Item) ([]model.Result, error) {
 	return out, nil
 }
 
-func contains(ss []string, s string) bool {
-	for _, x := range ss {
-		if x == s {
-			return true
-		}
-	}
-	return false
-}
-
 // v2Results: bm25 answers 65 % of the answerable v2 questions with the
 // verbatim clause text, hybrid-rerank 78 %; a wrong cross answer quotes only
 // its first clause (a half recall, seed 002 跨段组合); refuse questions are
@@ -166,12 +176,9 @@ func contains(ss []string, s string) bool {
 func v2Results(qs []model.V2Question) []model.Result {
 	var out []model.Result
 	for _, run := range RunNames {
-		p := 0.65
-		if run != "bm25" {
-			p = 0.78
-		}
+		p := correctRate(run, 0.65, 0.78)
 		for _, q := range qs {
-			if missing[run+"\x00"+q.ID] {
+			if lost(run, q.ID) {
 				continue
 			}
 			r := model.Result{Run: run, ItemID: q.ID}

@@ -36,21 +36,28 @@ type goldView struct {
 	hasRetrieval bool // the unit has gold to score rankings against
 }
 
+// addGold adds a resolved gold entry's row; a problem marks the view
+// ambiguous, and an entry that resolved to nothing stays in the ideal list
+// as a phantom of grade phantom (it can never be retrieved).
+func (g *goldView) addGold(r resolve.Resolution, phantom int) resolve.Resolution {
+	g.rows = append(g.rows, r)
+	g.kinds = append(g.kinds, "gold")
+	if r.Problem != "" {
+		g.ambiguous = true
+	}
+	if len(r.Atoms) == 0 {
+		g.rel = append(g.rel, phantom)
+	}
+	return r
+}
+
 // b2Gold resolves a b-2 unit's gold regions on an atom table.
 func b2Gold(b *model.B2, t *resolve.AtomTable) *goldView {
 	g := &goldView{numGold: len(b.Gold), relLevel: 1, hasRetrieval: !b.Unanswerable && len(b.Gold) > 0}
 	atomGold := map[string][]int{}
 	var goldAtoms []string
 	for i, e := range b.Gold {
-		r := resolve.ResolveRegion(t, e, b.Modality)
-		g.rows = append(g.rows, r)
-		g.kinds = append(g.kinds, "gold")
-		if r.Problem != "" {
-			g.ambiguous = true
-		}
-		if len(r.Atoms) == 0 {
-			g.rel = append(g.rel, 1) // phantom: an unresolvable gold entry stays in the ideal list
-		}
+		r := g.addGold(resolve.ResolveRegion(t, e, b.Modality), 1)
 		for _, a := range r.Atoms {
 			if _, seen := atomGold[a]; !seen {
 				goldAtoms = append(goldAtoms, a)
@@ -103,15 +110,7 @@ func ragGold(q *model.RAGQuestion, js []model.RAGJudgment, t *resolve.ChunkTable
 				required = append(required, gi)
 			}
 		}
-		r := resolve.ResolveAnchor(t, resolve.EvidenceAnchor(e))
-		g.rows = append(g.rows, r)
-		g.kinds = append(g.kinds, "gold")
-		if r.Problem != "" {
-			g.ambiguous = true
-		}
-		if len(r.Atoms) == 0 {
-			g.rel = append(g.rel, 3)
-		}
+		r := g.addGold(resolve.ResolveAnchor(t, resolve.EvidenceAnchor(e)), 3)
 		for _, c := range r.Atoms {
 			grade[c] = 3
 			chunkGold[c] = appendOnce(chunkGold[c], gi)
@@ -170,15 +169,7 @@ func v2Gold(q *model.V2Question, x *resolve.ClauseIndex, nEntries int) *goldView
 	goldIDs := map[string][]int{}
 	var nGold int
 	for i, p := range q.Provenance {
-		r := x.ResolveProvenance(p, sents)
-		g.rows = append(g.rows, r)
-		g.kinds = append(g.kinds, "gold")
-		if r.Problem != "" {
-			g.ambiguous = true
-		}
-		if len(r.Atoms) == 0 {
-			g.rel = append(g.rel, 1)
-		}
+		r := g.addGold(x.ResolveProvenance(p, sents), 1)
 		for _, id := range r.Atoms {
 			if _, seen := goldIDs[id]; !seen {
 				nGold++

@@ -120,11 +120,7 @@ func collectRuns(ds *dataset.Dataset, byID map[string]int) []*runOut {
 			}
 		}
 	}
-	for i := range ds.Results {
-		rec := &ds.Results[i]
-		if !rec.Typed {
-			continue
-		}
+	for rec := range typedRecs(ds.Results) {
 		res := &rec.V
 		name := res.Run
 		if name == "" {
@@ -199,11 +195,7 @@ func collectRuns(ds *dataset.Dataset, byID map[string]int) []*runOut {
 	}
 	stage := map[string][]firstStage{}
 	var stageOrder []string
-	for i := range ds.Preds {
-		rec := &ds.Preds[i]
-		if !rec.Typed {
-			continue
-		}
+	for rec := range typedRecs(ds.Preds) {
 		p := &rec.V
 		name := p.RunID
 		if name == "" {
@@ -324,11 +316,7 @@ func predRunName(p string, cfgRun map[string]string) string {
 // matches.
 func atomsFor(ds *dataset.Dataset, p string) []model.Atom {
 	var out []model.Atom
-	for i := range ds.Atoms {
-		a := &ds.Atoms[i]
-		if !a.Typed {
-			continue
-		}
+	for a := range typedRecs(ds.Atoms) {
 		if p == "" || a.Path == p || strings.HasSuffix(a.Path, "!"+p) || strings.HasSuffix(a.Path, "/"+p) {
 			out = append(out, a.V)
 		}

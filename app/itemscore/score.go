@@ -2,6 +2,7 @@ package itemscore
 
 import (
 	"errors"
+	"iter"
 	"runtime"
 	"slices"
 	"strings"
@@ -39,22 +40,10 @@ func Score(ds *dataset.Dataset, opt Options) (*Set, error) {
 	}
 	opt = opt.normalize()
 	units, byID := buildUnits(ds)
-	for i, u := range units {
-		u.idx = i
-	}
+	sc := newScorer(ds, opt, units)
 	runs := collectRuns(ds, byID)
 	if opt.Runs != nil {
 		runs = slices.DeleteFunc(runs, func(r *runOut) bool { return !slices.Contains(opt.Runs, r.name) })
-	}
-
-	sc := &scorer{ds: ds, opt: opt, units: units, atomTables: map[string]*resolve.AtomTable{}, views: map[viewKey]*goldView{}}
-	sc.chunks = resolve.NewChunkTable(typed(ds.Chunks))
-	clauses := typed(ds.Clauses)
-	sc.clauses = resolve.NewClauseIndex(clauses)
-	sc.nClauses = len(clauses)
-	sc.judgments = map[string][]model.RAGJudgment{}
-	for _, j := range typed(ds.Judgments) {
-		sc.judgments[j.QID] = append(sc.judgments[j.QID], j)
 	}
 
 	set := &Set{Config: opt.config(), Units: []Unit{}, Runs: []RunScores{}, Resolution: []Resolved{}, Ambiguities: []Resolved{}}
@@ -88,18 +77,7 @@ func Score(ds *dataset.Dataset, opt Options) (*Set, error) {
 	if len(runs) > 0 {
 		first = runs[0].atoms
 	}
-	for _, u := range units {
-		g := sc.view(u, first)
-		u.Gold = nil
-		if g != nil {
-			for _, r := range g.rows {
-				u.Gold = append(u.Gold, report.GoldDetail{Label: r.Label, Atoms: nonNil(r.Atoms), Note: r.Problem})
-			}
-		}
-		set.Units = append(set.Units, u.Unit)
-	}
-	set.Resolution, set.Ambiguities = sc.resolutionTable(runs)
-	set.Metrics = presentMetrics(set, opt)
+	sc.finishSet(set, runs, first)
 	return set, nil
 }
 
@@ -166,12 +144,58 @@ type scorer struct {
 	viewOrder  []viewKey
 }
 
+// newScorer numbers units (unitSpec.idx) and indexes ds's shared tables:
+// chunks, clauses and RAG judgments by qid.
+func newScorer(ds *dataset.Dataset, opt Options, units []*unitSpec) *scorer {
+	for i, u := range units {
+		u.idx = i
+	}
+	sc := &scorer{ds: ds, opt: opt, units: units, atomTables: map[string]*resolve.AtomTable{}, views: map[viewKey]*goldView{}}
+	sc.chunks = resolve.NewChunkTable(typed(ds.Chunks))
+	clauses := typed(ds.Clauses)
+	sc.clauses = resolve.NewClauseIndex(clauses)
+	sc.nClauses = len(clauses)
+	sc.judgments = map[string][]model.RAGJudgment{}
+	for _, j := range typed(ds.Judgments) {
+		sc.judgments[j.QID] = append(sc.judgments[j.QID], j)
+	}
+	return sc
+}
+
+// finishSet adds the units to set with their gold for the item browser (as
+// resolved on the atoms table), then the resolution tables and the list of
+// metrics present.
+func (sc *scorer) finishSet(set *Set, runs []*runOut, atoms string) {
+	for _, u := range sc.units {
+		g := sc.view(u, atoms)
+		u.Gold = nil
+		if g != nil {
+			for _, r := range g.rows {
+				u.Gold = append(u.Gold, report.GoldDetail{Label: r.Label, Atoms: nonNil(r.Atoms), Note: r.Problem})
+			}
+		}
+		set.Units = append(set.Units, u.Unit)
+	}
+	set.Resolution, set.Ambiguities = sc.resolutionTable(runs)
+	set.Metrics = presentMetrics(set, sc.opt)
+}
+
+// typedRecs yields the records that decoded into their type (the others
+// are the schema check's business), in order.
+func typedRecs[T any](recs []dataset.Rec[T]) iter.Seq[*dataset.Rec[T]] {
+	return func(yield func(*dataset.Rec[T]) bool) {
+		for i := range recs {
+			if recs[i].Typed && !yield(&recs[i]) {
+				return
+			}
+		}
+	}
+}
+
 func typed[T any](recs []dataset.Rec[T]) []T {
 	var out []T
-	for i := range recs {
-		if recs[i].Typed {
-			out = append(out, recs[i].V)
-		}
+	for r := range typedRecs(recs) {
+		out = append(out, r.V)
 	}
 	return out
 }
@@ -286,16 +310,12 @@ func (sc *scorer) scoreRetrieval(u *unitSpec, o *output, r *runOut, it *ItemScor
 
 	var cands []metrics.Candidate
 	if o != nil {
-		seen := map[string]bool{}
+		seen := map[string]struct{}{}
 		scored, unscored := 0, 0
 		for _, x := range o.retrieved {
-			if seen[x.id] {
-				if !slices.Contains(it.Flags, "duplicate-retrieved") {
-					it.Flags = append(it.Flags, "duplicate-retrieved")
-				}
+			if !firstRetrieval(seen, x.id, it) {
 				continue
 			}
-			seen[x.id] = true
 			c := metrics.Candidate{ID: x.id, Score: x.score, HasScore: x.hasScore}
 			if x.hasScore {
 				scored++
@@ -325,34 +345,12 @@ func (sc *scorer) scoreRetrieval(u *unitSpec, o *output, r *runOut, it *ItemScor
 	cands = metrics.Canonicalize(cands)
 	q := g.query(cands)
 	q.Abstained = o != nil && o.refused != nil && *o.refused
-	v := it.Values
 	put := func(family string, k int) {
-		f, _ := metrics.LookupFamily(family)
-		d := f.Bind(k)
-		v[d.Name] = f.Compute(q, k)
+		m := bindMetric(family, k)
+		it.Values[m.name] = m.f.Compute(q, k)
 	}
 	if g.hasRetrieval {
-		for _, k := range sc.opt.Cutoffs {
-			put("recall", k)
-			put("hit", k)
-			if g.multiHop {
-				put("complete_hit", k)
-				put("evidence_group_recall", k)
-			}
-			put("mrr", k)
-			put("ndcg", k)
-			put("p", k)
-			put("judged", k)
-		}
-		put("mrr", 0)
-		put("ndcg", 0)
-		put("map", 0)
-		put("rprec", 0)
-		put("bpref", 0)
-		it.Unjudged = metrics.Unjudged(q, sc.opt.Depth)
-		if it.Unjudged > 0 {
-			it.Flags = append(it.Flags, "unjudged")
-		}
+		sc.scoreRanking(q, retrievalMetrics(sc.opt.Cutoffs, g.multiHop), it)
 		if g.ambiguous {
 			it.Flags = append(it.Flags, "ambiguous-gold")
 		}
@@ -375,12 +373,77 @@ func (sc *scorer) scoreRetrieval(u *unitSpec, o *output, r *runOut, it *ItemScor
 			put("holder_correctness", k)
 		}
 	}
-	// Item browser: the ranking within the scoring depth with its marks.
+	appendRetrieved(it, cands, sc.opt.Depth)
+}
+
+// firstRetrieval reports whether id is retrieved here for the first time
+// for this item, recording it in seen; a repeat is scored once (the first)
+// and flags the item "duplicate-retrieved" (once).
+func firstRetrieval(seen map[string]struct{}, id string, it *ItemScore) bool {
+	if _, dup := seen[id]; dup {
+		if !slices.Contains(it.Flags, "duplicate-retrieved") {
+			it.Flags = append(it.Flags, "duplicate-retrieved")
+		}
+		return false
+	}
+	seen[id] = struct{}{}
+	return true
+}
+
+// boundMetric is one metric family bound to its cutoff (0: uncut).
+type boundMetric struct {
+	name string
+	f    *metrics.Family
+	k    int
+}
+
+func bindMetric(family string, k int) boundMetric {
+	f, _ := metrics.LookupFamily(family)
+	return boundMetric{name: f.Bind(k).Name, f: f, k: k}
+}
+
+// retrievalMetrics lists the ranking metrics of a unit with retrieval gold:
+// at every cutoff recall, hit (complete_hit and evidence_group_recall too
+// for multi-hop gold), mrr, ndcg, p and judged; then the uncut mrr, ndcg,
+// map, rprec and bpref.
+func retrievalMetrics(cutoffs []int, multiHop bool) []boundMetric {
+	var out []boundMetric
+	for _, k := range cutoffs {
+		out = append(out, bindMetric("recall", k), bindMetric("hit", k))
+		if multiHop {
+			out = append(out, bindMetric("complete_hit", k), bindMetric("evidence_group_recall", k))
+		}
+		for _, fam := range []string{"mrr", "ndcg", "p", "judged"} {
+			out = append(out, bindMetric(fam, k))
+		}
+	}
+	for _, fam := range []string{"mrr", "ndcg", "map", "rprec", "bpref"} {
+		out = append(out, bindMetric(fam, 0))
+	}
+	return out
+}
+
+// scoreRanking puts the bound metrics of ranking q into it.Values and
+// counts the unjudged candidates within Depth (flag "unjudged").
+func (sc *scorer) scoreRanking(q *metrics.Query, bound []boundMetric, it *ItemScore) {
+	for _, m := range bound {
+		it.Values[m.name] = m.f.Compute(q, m.k)
+	}
+	it.Unjudged = metrics.Unjudged(q, sc.opt.Depth)
+	if it.Unjudged > 0 {
+		it.Flags = append(it.Flags, "unjudged")
+	}
+}
+
+// appendRetrieved adds the item browser's view of the canonical ranking:
+// the candidates within depth with their marks. Ids are cloned: a streamed
+// candidate's id views a block buffer that is reused.
+func appendRetrieved(it *ItemScore, cands []metrics.Candidate, depth int) {
 	for i, c := range cands {
-		if i >= sc.opt.Depth {
+		if i >= depth {
 			break
 		}
-		m := report.RetrievedMark{Rank: i + 1, ID: c.ID, Gold: len(c.Gold) > 0}
+		m := report.RetrievedMark{Rank: i + 1, ID: strings.Clone(c.ID), Gold: len(c.Gold) > 0}
 		if c.Judged {
 			gr := c.Grade
 			m.Grade = &gr

@@ -27,7 +27,6 @@ import (
 	"eval752/app/metrics"
 	"eval752/app/model"
 	"eval752/app/report"
-	"eval752/app/resolve"
 )
 
 // TRECFile is one plain TREC input of ScoreTRECFiles: a qrels file or a run
@@ -103,13 +102,7 @@ func ScoreTRECFiles(ctx context.Context, files []TRECFile, lim dataset.Limits, o
 	fs = append(fs, qfs...)
 
 	opt = opt.normalize()
-	for i, u := range units {
-		u.idx = i
-	}
-	sc := &scorer{ds: ds, opt: opt, units: units, atomTables: map[string]*resolve.AtomTable{}, views: map[viewKey]*goldView{}}
-	sc.chunks = resolve.NewChunkTable(nil)
-	sc.clauses = resolve.NewClauseIndex(nil)
-	sc.judgments = map[string][]model.RAGJudgment{}
+	sc := newScorer(ds, opt, units)
 	// Every gold view up front (built in parallel, cached serially in unit
 	// order as sc.view would); the scoring workers then only read the cache.
 	views := make([]*goldView, len(units))
@@ -143,18 +136,7 @@ func ScoreTRECFiles(ctx context.Context, files []TRECFile, lim dataset.Limits, o
 		set.Runs = append(set.Runs, *rs)
 		runs = append(runs, &runOut{name: rs.Run})
 	}
-	for _, u := range units {
-		g := sc.view(u, "")
-		u.Gold = nil
-		if g != nil {
-			for _, r := range g.rows {
-				u.Gold = append(u.Gold, report.GoldDetail{Label: r.Label, Atoms: nonNil(r.Atoms), Note: r.Problem})
-			}
-		}
-		set.Units = append(set.Units, u.Unit)
-	}
-	set.Resolution, set.Ambiguities = sc.resolutionTable(runs)
-	set.Metrics = presentMetrics(set, opt)
+	sc.finishSet(set, runs, "")
 	out.Set = set
 	out.Findings = fs.Normalize()
 	return out, nil
@@ -173,31 +155,14 @@ func readQrelsUnits(ctx context.Context, name string, maxLine int64) ([]*unitSpe
 		return nil, nil, info, nil, err
 	}
 	defer f.Close()
-	h := sha256.New()
-	cnt := &byteCounter{}
-	src := io.TeeReader(ctxRead{ctx, f}, io.MultiWriter(h, cnt))
+	src := &hashReader{r: ctxRead{ctx, f}, h: sha256.New()}
 	byQID := map[string]*unitSpec{}
 	var order []string
 	var fs finding.List
 	var fields [5][]byte
 	first := true
 	lines, lfs, err := jsonl.Lines(src, name, maxLine, func(n int, line []byte) {
-		var fb [][]byte
-		var fstr []string
-		nf := 0
-		if ascii(line) {
-			fb, nf = splitASCII(line, fields[:0])
-		} else {
-			fstr = strings.Fields(string(line))
-			nf = len(fstr)
-			fb = fields[:0]
-			for _, s := range fstr {
-				if len(fb) == cap(fields) {
-					break
-				}
-				fb = append(fb, []byte(s))
-			}
-		}
+		fb, nf := splitFields(line, ascii(line), fields[:0])
 		if nf > 0 && fb[0][0] == '#' {
 			return
 		}
@@ -241,7 +206,7 @@ func readQrelsUnits(ctx context.Context, name string, maxLine int64) ([]*unitSpe
 	if err != nil {
 		return nil, nil, info, nil, fmt.Errorf("%s: %w", name, err)
 	}
-	info.Lines, info.Size, info.SHA256 = lines, cnt.n, hex.EncodeToString(h.Sum(nil))
+	info.Lines, info.Size, info.SHA256 = lines, src.n, hex.EncodeToString(src.h.Sum(nil))
 	slices.Sort(order)
 	units := make([]*unitSpec, len(order))
 	byID := make(map[string]int, len(order))
@@ -251,10 +216,6 @@ func readQrelsUnits(ctx context.Context, name string, maxLine int64) ([]*unitSpe
 	}
 	return units, byID, info, append(lfs, fs...), nil
 }
-
-type byteCounter struct{ n int64 }
-
-func (c *byteCounter) Write(p []byte) (int, error) { c.n += int64(len(p)); return len(p), nil }
 
 type ctxRead struct {
 	ctx context.Context
@@ -341,17 +302,23 @@ func readBlocks(ctx context.Context, r io.Reader, maxLine int64, out chan<- *raw
 	get := func() []byte { return (*blockPool.Get().(*[]byte))[:0] }
 	data := get()
 	eof := false
+	// readMore reads once into data's spare capacity.
+	readMore := func() error {
+		k, err := r.Read(data[len(data):cap(data)])
+		data = data[:len(data)+k]
+		if err == io.EOF {
+			eof = true
+			return nil
+		}
+		return err
+	}
 	for {
 		// Fill the buffer to a block (or the end of the file).
 		for !eof && len(data) < blockBytes {
 			if len(data) == cap(data) {
 				data = slices.Grow(data, len(data))
 			}
-			k, err := r.Read(data[len(data):cap(data)])
-			data = data[:len(data)+k]
-			if err == io.EOF {
-				eof = true
-			} else if err != nil {
+			if err := readMore(); err != nil {
 				return err
 			}
 		}
@@ -369,11 +336,7 @@ func readBlocks(ctx context.Context, r io.Reader, maxLine int64, out chan<- *raw
 				data = slices.Grow(data, len(data))
 				if len(data) >= blockBytes {
 					// force one more read on the next loop turn
-					k, err := r.Read(data[len(data):cap(data)])
-					data = data[:len(data)+k]
-					if err == io.EOF {
-						eof = true
-					} else if err != nil {
+					if err := readMore(); err != nil {
 						return err
 					}
 				}
@@ -438,10 +401,11 @@ func streamRunFile(ctx context.Context, name string, maxLine int64, sc *scorer, 
 	workers := max(1, runtime.GOMAXPROCS(0))
 	blocks := make(chan *rawBlock, workers)
 	parsed := make(chan *parsedBlock, workers)
-	bound := trecMetrics(sc.opt)
+	// What scoreRetrieval computes for a TREC unit (answerable, single-hop,
+	// no as_of / holder), bound once.
+	bound := retrievalMetrics(sc.opt.Cutoffs, false)
 
-	h := sha256.New()
-	hr := &hashReader{r: ctxRead{ctx, f}, h: h}
+	hr := &hashReader{r: ctxRead{ctx, f}, h: sha256.New()}
 	var readErr error
 	readDone := make(chan struct{})
 	go func() {
@@ -547,7 +511,7 @@ func streamRunFile(ctx context.Context, name string, maxLine int64, sc *scorer, 
 	if err := ctx.Err(); err != nil {
 		return nil, info, nil, err
 	}
-	info.Lines, info.Size, info.SHA256 = base, hr.n, hex.EncodeToString(h.Sum(nil))
+	info.Lines, info.Size, info.SHA256 = base, hr.n, hex.EncodeToString(hr.h.Sum(nil))
 	runName := tag
 	if runName == "" {
 		runName = strings.TrimSuffix(path.Base(name), path.Ext(name))
@@ -615,7 +579,7 @@ var bom = []byte{0xEF, 0xBB, 0xBF}
 // otherwise one trec.syntax issue. The queries wholly inside the block are
 // scored here (the block's bytes are reused once this returns: what is kept
 // is cloned).
-func parseBlock(b *rawBlock, maxLine int64, sc *scorer, byID map[string]int, bound []trecMetric, scr *trecScratch) *parsedBlock {
+func parseBlock(b *rawBlock, maxLine int64, sc *scorer, byID map[string]int, bound []boundMetric, scr *trecScratch) *parsedBlock {
 	pb := &parsedBlock{seq: b.seq}
 	if b.long > 0 {
 		pb.lines = 1
@@ -682,21 +646,7 @@ func parseBlock(b *rawBlock, maxLine int64, sc *scorer, byID map[string]int, bou
 			pb.issues = append(pb.issues, lineIssue{rel: rel, kind: issueBadUTF8, num: int64(jsonl.BadUTF8(line) + 1)})
 			continue
 		}
-		var f [][]byte
-		nf := 0
-		if isASCII {
-			f, nf = splitASCII(line, fields[:0])
-		} else {
-			fstr := strings.Fields(string(line))
-			nf = len(fstr)
-			f = fields[:0]
-			for _, s := range fstr {
-				if len(f) == cap(fields) {
-					break
-				}
-				f = append(f, []byte(s))
-			}
-		}
+		f, nf := splitFields(line, isASCII, fields[:0])
 		if nf > 0 && f[0][0] == '#' {
 			continue
 		}
@@ -743,6 +693,23 @@ func ascii(b []byte) bool {
 	return true
 }
 
+// splitFields is strings.Fields for a line into f (at most cap(f) fields
+// kept; count is the real number of fields), without allocating for an
+// ASCII line.
+func splitFields(line []byte, isASCII bool, f [][]byte) ([][]byte, int) {
+	if isASCII {
+		return splitASCII(line, f)
+	}
+	fstr := strings.Fields(string(line))
+	for _, s := range fstr {
+		if len(f) == cap(f) {
+			break
+		}
+		f = append(f, []byte(s))
+	}
+	return f, len(fstr)
+}
+
 // splitASCII is strings.Fields for an ASCII line, into f: at most cap(f)
 // fields are kept, count is the number of fields (so that a line with too
 // many fields is reported with its real count).
@@ -778,32 +745,6 @@ func bstring(b []byte) string {
 	return unsafe.String(&b[0], len(b))
 }
 
-// trecMetric is one retrieval metric bound to its cutoff.
-type trecMetric struct {
-	name string
-	f    *metrics.Family
-	k    int
-}
-
-// trecMetrics lists the metrics scoreRetrieval computes for a TREC unit
-// (answerable, single-hop, no as_of / holder), bound once.
-func trecMetrics(opt Options) []trecMetric {
-	var out []trecMetric
-	add := func(family string, k int) {
-		f, _ := metrics.LookupFamily(family)
-		out = append(out, trecMetric{name: f.Bind(k).Name, f: f, k: k})
-	}
-	for _, k := range opt.Cutoffs {
-		for _, fam := range []string{"recall", "hit", "mrr", "ndcg", "p", "judged"} {
-			add(fam, k)
-		}
-	}
-	for _, fam := range []string{"mrr", "ndcg", "map", "rprec", "bpref"} {
-		add(fam, 0)
-	}
-	return out
-}
-
 // trecScratch is a scoring worker's reusable buffers.
 type trecScratch struct {
 	seen  map[string]struct{}
@@ -812,51 +753,30 @@ type trecScratch struct {
 }
 
 // scoreTRECQuery is scoreItem + scoreRetrieval for a TREC qrels unit with a
-// result, specialised for speed (reused buffers, an in-place sort) and
-// giving the same ItemScore: duplicate docnos kept once (the first; flag
-// "duplicate-retrieved"), every candidate scored, the canonical order of
-// metrics.Canonicalize (score descending, docno descending; docnos are
-// unique after the duplicate check, so the order is total and any sort
-// gives it), the same metric functions, the unjudged count within Depth and
-// the item browser's marks.
-func (sc *scorer) scoreTRECQuery(u *unitSpec, docs []retrieved, run string, bound []trecMetric, scr *trecScratch) ItemScore {
+// result. Only the candidate list is specialised for speed (reused buffers,
+// no unknown-id / time / holder checks, which a TREC unit never has, and an
+// in-place sort: docnos are unique after firstRetrieval, so the canonical
+// order of metrics.Canonicalize — score descending, docno descending — is
+// total and any sort gives it); the duplicate check, the metrics with the
+// unjudged count (scoreRanking) and the item browser's marks
+// (appendRetrieved) are scoreRetrieval's own.
+func (sc *scorer) scoreTRECQuery(u *unitSpec, docs []retrieved, run string, bound []boundMetric, scr *trecScratch) ItemScore {
 	it := ItemScore{Values: make(map[string]float64, len(bound)), Detail: report.RunItem{Run: run}}
 	g := sc.view(u, "")
 	clear(scr.seen)
 	cands := scr.cands[:0]
 	for _, x := range docs {
-		if _, dup := scr.seen[x.id]; dup {
-			if !slices.Contains(it.Flags, "duplicate-retrieved") {
-				it.Flags = append(it.Flags, "duplicate-retrieved")
-			}
+		if !firstRetrieval(scr.seen, x.id, &it) {
 			continue
 		}
-		scr.seen[x.id] = struct{}{}
 		c := metrics.Candidate{ID: x.id, Score: x.score, HasScore: true, Strong: x.score >= sc.opt.StrongScore}
 		c.Judged, c.Grade, c.Gold = g.grade(x.id)
 		cands = append(cands, c)
 	}
 	sortCanonical(cands)
 	scr.cands = cands
-	q := g.query(cands)
-	for _, m := range bound {
-		it.Values[m.name] = m.f.Compute(q, m.k)
-	}
-	it.Unjudged = metrics.Unjudged(q, sc.opt.Depth)
-	if it.Unjudged > 0 {
-		it.Flags = append(it.Flags, "unjudged")
-	}
-	for i, c := range cands {
-		if i >= sc.opt.Depth {
-			break
-		}
-		m := report.RetrievedMark{Rank: i + 1, ID: strings.Clone(c.ID), Gold: len(c.Gold) > 0}
-		if c.Judged {
-			gr := c.Grade
-			m.Grade = &gr
-		}
-		it.Detail.Retrieved = append(it.Detail.Retrieved, m)
-	}
+	sc.scoreRanking(g.query(cands), bound, &it)
+	appendRetrieved(&it, cands, sc.opt.Depth)
 	it.Detail.Scores = it.Values
 	return it
 }

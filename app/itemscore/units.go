@@ -33,11 +33,7 @@ type trecUnit struct {
 // for result lookup.
 func buildUnits(ds *dataset.Dataset) ([]*unitSpec, map[string]int) {
 	var us []*unitSpec
-	for i := range ds.Items {
-		r := &ds.Items[i]
-		if !r.Typed {
-			continue
-		}
+	for r := range typedRecs(ds.Items) {
 		it := &r.V
 		u := &unitSpec{item: it, Unit: Unit{ID: it.ID, Format: model.FormatItem, Set: "eval752", Loc: r.Loc, Question: it.Inputs.Text, Answerable: true}}
 		u.Reference = rawText(it.Answer)
@@ -51,22 +47,14 @@ func buildUnits(ds *dataset.Dataset) ([]*unitSpec, map[string]int) {
 		)
 		us = append(us, u)
 	}
-	for i := range ds.B2 {
-		r := &ds.B2[i]
-		if !r.Typed {
-			continue
-		}
+	for r := range typedRecs(ds.B2) {
 		b := &r.V
 		u := &unitSpec{b2: b, Unit: Unit{ID: b.QueryID, Format: model.FormatB2, Set: "b2", Loc: r.Loc, Question: b.Question, Answerable: !b.Unanswerable}}
 		u.Reference = rawText(b.Answer)
 		u.Strata = strata("set", u.Set, "split", b.Split, "modality", b.Modality, "type", b.AnswerFormat, "source", b.Origin.Dataset)
 		us = append(us, u)
 	}
-	for i := range ds.V2 {
-		r := &ds.V2[i]
-		if !r.Typed {
-			continue
-		}
+	for r := range typedRecs(ds.V2) {
 		q := &r.V
 		u := &unitSpec{v2: q, Unit: Unit{ID: q.ID, Format: model.FormatV2Question, Set: "v2", Loc: r.Loc, Question: q.Question, Answerable: q.Category != model.CategoryRefuse}}
 		if q.Answer != nil {
@@ -75,11 +63,7 @@ func buildUnits(ds *dataset.Dataset) ([]*unitSpec, map[string]int) {
 		u.Strata = strata("set", u.Set, "split", q.Split, "type", q.Category, "source", q.Origin)
 		us = append(us, u)
 	}
-	for i := range ds.RAG {
-		r := &ds.RAG[i]
-		if !r.Typed {
-			continue
-		}
+	for r := range typedRecs(ds.RAG) {
 		q := &r.V
 		u := &unitSpec{rag: q, Unit: Unit{ID: q.QID, Format: model.FormatRAGQuestion, Set: "rag", Loc: r.Loc, Question: q.Query, Answerable: q.Answerable}}
 		if q.ReferenceAnswer != nil {

@@ -145,16 +145,7 @@ func Compare(set *itemscore.Set, runA, runB string, opt Options) (*report.Report
 	rep.Sections = append(rep.Sections, sum)
 
 	keys := append([]string{""}, strataKeys(v.strata)...)
-	for _, g := range groupOrder {
-		var gr []pairRow
-		for _, pr := range rows {
-			if pr.Desc.Group == g {
-				gr = append(gr, pr)
-			}
-		}
-		if len(gr) == 0 {
-			continue
-		}
+	for g, gr := range byGroup(rows, func(pr pairRow) metrics.Group { return pr.Desc.Group }) {
 		sec := report.Section{ID: "compare." + string(g), Title: groupTitle[g]}
 		for _, key := range keys {
 			if t := v.pairTable(g, key, gr, runA, runB); len(t.Rows) > 0 {

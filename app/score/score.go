@@ -2,6 +2,7 @@ package score
 
 import (
 	"fmt"
+	"iter"
 	"math"
 	"slices"
 	"strconv"
@@ -13,6 +14,24 @@ import (
 	"eval752/app/stats"
 	"eval752/app/version"
 )
+
+// byGroup yields the metric sections of rows: each group of groupOrder
+// that has rows, in that order, with its rows in their order.
+func byGroup[T any](rows []T, group func(T) metrics.Group) iter.Seq2[metrics.Group, []T] {
+	return func(yield func(metrics.Group, []T) bool) {
+		for _, g := range groupOrder {
+			var gr []T
+			for _, r := range rows {
+				if group(r) == g {
+					gr = append(gr, r)
+				}
+			}
+			if len(gr) > 0 && !yield(g, gr) {
+				return
+			}
+		}
+	}
+}
 
 // groupOrder is the order of metric sections; groupTitle their headings.
 var groupOrder = []metrics.Group{metrics.GroupRetrieval, metrics.GroupSafety, metrics.GroupAnswer, metrics.GroupRefusal, metrics.GroupCost}
@@ -64,16 +83,7 @@ func Score(set *itemscore.Set, opt Options) *report.Report {
 	rows := v.rowDefs()
 
 	rep.Sections = append(rep.Sections, v.summarySection(rows))
-	for _, g := range groupOrder {
-		var gr []rowDef
-		for _, rd := range rows {
-			if rd.Desc.Group == g {
-				gr = append(gr, rd)
-			}
-		}
-		if len(gr) == 0 {
-			continue
-		}
+	for g, gr := range byGroup(rows, func(rd rowDef) metrics.Group { return rd.Desc.Group }) {
 		rep.Sections = append(rep.Sections, v.groupSection(g, gr))
 	}
 	rep.Sections = append(rep.Sections, v.missingSection(), v.powerSection(), v.unjudgedSection(), resolutionSection(set, v.runNames()))
