@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -189,15 +188,7 @@ func FuzzLoad(f *testing.F) {
 // BenchmarkLoadB2 measures reading + schema-checking + typed decoding of a
 // 10 000-line b-2 set (the seed 000 §1 example repeated with distinct ids).
 func BenchmarkLoadB2(b *testing.B) {
-	line, err := os.ReadFile("testdata/seed/b2.jsonl")
-	if err != nil {
-		b.Fatal(err)
-	}
-	var buf bytes.Buffer
-	for i := 0; i < 10000; i++ {
-		buf.Write(bytes.Replace(line, []byte(`.pdf:0"`), []byte(`.pdf:`+strconv.Itoa(i)+`"`), 1))
-	}
-	data := buf.Bytes()
+	data := b2BenchData(b)
 	b.SetBytes(int64(len(data)))
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
