@@ -31,6 +31,12 @@ type goldView struct {
 	// non-relevant, the item is flagged "unknown-id"); nil = never.
 	unknown func(id string) bool
 
+	// noGroups: the gold-group metrics (recall@k, complete_hit@k,
+	// evidence_group_recall@k) are not applicable — a seed-003 question
+	// graded only by chunk qrels, or whose groups could not be resolved
+	// for want of a chunk table (groupsUnresolved).
+	noGroups, groupsUnresolved bool
+
 	ambiguous    bool // a gold entry resolved with a problem
 	unresolvedJ  bool // a graded judgment did not resolve
 	hasRetrieval bool // the unit has gold to score rankings against
@@ -87,8 +93,22 @@ func b2Gold(b *model.B2, t *resolve.AtomTable) *goldView {
 // judgments on the chunk table. Gold evidence chunks get grade 3 (seed 003
 // §7: "属于必要 Gold 证据组"); a chunk reached by several judgments takes the
 // highest grade; a chunk no anchor reaches is unjudged.
-func ragGold(q *model.RAGQuestion, js []model.RAGJudgment, t *resolve.ChunkTable) *goldView {
+//
+// qrels are the run's chunk-level judgments of the question (seed 003 §10:
+// the run's qrels.tsv, anchored judgments already resolved to its chunks);
+// hasQrels says that chunk qrels apply to the run at all. A chunk graded by
+// both the qrels and an anchor takes the higher grade; a negative qrels
+// grade is no judgment (trec_eval). Relevance stays grade ≥ 2 and the nDCG
+// ideal is every judged grade ≥ 1, whichever source graded it.
+//
+// With qrels but no chunk table (no chunks.jsonl) the anchors cannot be
+// resolved: the qrels alone grade the ranking, the groups' metrics are not
+// applicable (noGroups) rather than 0 with "ambiguous gold" on every item,
+// and no unresolved anchor becomes a phantom of the ideal list — the qrels
+// are the resolution.
+func ragGold(q *model.RAGQuestion, js []model.RAGJudgment, t *resolve.ChunkTable, qrels map[string]int, hasQrels bool) *goldView {
 	g := &goldView{relLevel: 2}
+	unresolved := hasQrels && t.Len() == 0
 	groupIdx := map[string]int{}
 	var required []int
 	grade := map[string]int{}
@@ -110,6 +130,12 @@ func ragGold(q *model.RAGQuestion, js []model.RAGJudgment, t *resolve.ChunkTable
 				required = append(required, gi)
 			}
 		}
+		if unresolved {
+			r := resolve.ResolveAnchor(t, resolve.EvidenceAnchor(e))
+			g.rows = append(g.rows, resolve.Resolution{Label: r.Label + notResolved})
+			g.kinds = append(g.kinds, "gold")
+			continue
+		}
 		r := g.addGold(resolve.ResolveAnchor(t, resolve.EvidenceAnchor(e)), 3)
 		for _, c := range r.Atoms {
 			grade[c] = 3
@@ -118,8 +144,12 @@ func ragGold(q *model.RAGQuestion, js []model.RAGJudgment, t *resolve.ChunkTable
 	}
 	for _, j := range js {
 		r := resolve.ResolveAnchor(t, resolve.JudgmentAnchor(j))
-		g.rows = append(g.rows, r)
 		g.kinds = append(g.kinds, fmt.Sprintf("judgment g=%d", j.Grade))
+		if unresolved {
+			g.rows = append(g.rows, resolve.Resolution{Label: r.Label + notResolved})
+			continue
+		}
+		g.rows = append(g.rows, r)
 		if len(r.Atoms) == 0 {
 			g.unresolvedJ = true
 			if j.Grade >= 1 {
@@ -130,6 +160,14 @@ func ragGold(q *model.RAGQuestion, js []model.RAGJudgment, t *resolve.ChunkTable
 			if old, ok := grade[c]; !ok || j.Grade > old {
 				grade[c] = j.Grade
 			}
+		}
+	}
+	for c, gr := range qrels {
+		if gr < 0 {
+			continue
+		}
+		if old, ok := grade[c]; !ok || gr > old {
+			grade[c] = gr
 		}
 	}
 	for _, gr := range grade {
@@ -144,7 +182,12 @@ func ragGold(q *model.RAGQuestion, js []model.RAGJudgment, t *resolve.ChunkTable
 		g.required = []int{}
 	}
 	g.multiHop = q.Hops == "multi" || (q.Hops == "" && len(required) >= 2)
-	g.hasRetrieval = q.Answerable && g.numGold > 0
+	g.hasRetrieval = q.Answerable && (g.numGold > 0 || len(qrels) > 0)
+	// Gold coverage, complete_hit and evidence_group_recall need groups
+	// resolved to chunks: not applicable without groups (a question judged
+	// only by qrels) or without a chunk table to resolve them on.
+	g.noGroups = g.numGold == 0 || unresolved
+	g.groupsUnresolved = unresolved && g.numGold > 0
 	g.grade = func(id string) (bool, int, []int) {
 		gr, ok := grade[id]
 		if !ok {
@@ -154,6 +197,10 @@ func ragGold(q *model.RAGQuestion, js []model.RAGJudgment, t *resolve.ChunkTable
 	}
 	return g
 }
+
+// notResolved marks a resolution row that was not attempted: chunk qrels
+// apply to the run but there is no chunks.jsonl to resolve anchors on.
+const notResolved = " — not resolved: no chunks.jsonl (the run's qrels grade its chunks)"
 
 // v2Gold resolves a v2 question's provenance on the clause index: a clause
 // is relevant to a provenance when it has the provenance's (doc, clause) key

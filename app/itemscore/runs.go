@@ -44,6 +44,12 @@ type runOut struct {
 	refuses                    bool // gives a refused flag (an abstention signal, even without answers)
 	// Where its outputs came from.
 	fromResults, fromPreds bool
+	// dirs are the folders of the files the run's outputs came from: a
+	// qrels file in a runs/<name>/ folder applies to the runs read there.
+	dirs []string
+	// qrelsKey names the chunk qrels files that apply to the run (see
+	// scorer.assignQrels); "" = none.
+	qrelsKey string
 	// setCaps are the capabilities per set (Unit.Set), from the outputs
 	// for that set's units: they decide which metrics apply to the set's
 	// units for this run. A run that ranks atoms for b-2 but returns no
@@ -128,6 +134,7 @@ func collectRuns(ds *dataset.Dataset, byID map[string]int) []*runOut {
 		}
 		r := get(name)
 		r.fromResults = true
+		r.addDir(dirOf(rec.Path))
 		r.atoms = atomPaths[name]
 		o := &output{response: res.Response, responses: res.Responses, refused: res.Refused,
 			verdict: res.Verdict, passed: res.Passed, errText: res.Error, latency: res.LatencyMS, cost: res.CostUSD}
@@ -156,6 +163,7 @@ func collectRuns(ds *dataset.Dataset, byID map[string]int) []*runOut {
 			name = strings.TrimSuffix(path.Base(rf.Path), path.Ext(rf.Path))
 		}
 		r := get(name)
+		r.addDir(dirOf(rf.Path))
 		perQ := map[string]*output{}
 		var order []string
 		for _, l := range rf.Lines {
@@ -212,6 +220,7 @@ func collectRuns(ds *dataset.Dataset, byID map[string]int) []*runOut {
 		}
 		r := get(name)
 		r.fromPreds = true
+		r.addDir(dirOf(rec.Path))
 		r.add(ui, ok, p.QID, final)
 		stage[name] = append(stage[name], firstStage{ui, ok, p.QID, first})
 	}
@@ -220,11 +229,21 @@ func collectRuns(ds *dataset.Dataset, byID map[string]int) []*runOut {
 			continue
 		}
 		v := get(name + ".retrieve")
+		for _, d := range get(name).dirs {
+			v.addDir(d)
+		}
 		for _, f := range stage[name] {
 			v.add(f.ui, f.ok, f.qid, f.o)
 		}
 	}
 	return runs
+}
+
+// addDir records the folder d of a file the run's outputs came from.
+func (r *runOut) addDir(d string) {
+	if !slices.Contains(r.dirs, d) {
+		r.dirs = append(r.dirs, d)
+	}
 }
 
 // predOutput converts a prediction with the given ranking.

@@ -39,12 +39,14 @@ func Score(ds *dataset.Dataset, opt Options) (*Set, error) {
 		}
 	}
 	opt = opt.normalize()
-	units, byID := buildUnits(ds)
+	units, byID, cq := buildUnits(ds)
 	sc := newScorer(ds, opt, units)
+	sc.qrels = cq
 	runs := collectRuns(ds, byID)
 	if opt.Runs != nil {
 		runs = slices.DeleteFunc(runs, func(r *runOut) bool { return !slices.Contains(opt.Runs, r.name) })
 	}
+	sc.assignQrels(runs)
 
 	set := &Set{Config: opt.config(), Units: []Unit{}, Runs: []RunScores{}, Resolution: []Resolved{}, Ambiguities: []Resolved{}}
 	// Resolve every gold view first (serially: the caches are plain maps),
@@ -52,7 +54,7 @@ func Score(ds *dataset.Dataset, opt Options) (*Set, error) {
 	// writes its own slot, so the result does not depend on scheduling.
 	for _, r := range runs {
 		for _, u := range units {
-			sc.view(u, r.atoms)
+			sc.viewRun(u, r)
 			if u.b2 != nil {
 				sc.atomTable(r.atoms)
 			}
@@ -78,6 +80,10 @@ func Score(ds *dataset.Dataset, opt Options) (*Set, error) {
 		first = runs[0].atoms
 	}
 	sc.finishSet(set, runs, first)
+	set.Notes = sc.notes(set, runs)
+	if len(sc.qrels) > 0 {
+		set.Config = append(set.Config, sc.qrelsConfig())
+	}
 	return set, nil
 }
 
@@ -126,9 +132,12 @@ func parallel(n int, f func(int)) {
 	wg.Wait()
 }
 
+// viewKey names a unit's gold view: b-2 views depend on the run's atom
+// table, seed-003 views on the chunk qrels files that apply to the run.
 type viewKey struct {
 	unit  int
 	table string
+	qrels string
 }
 
 type scorer struct {
@@ -140,6 +149,7 @@ type scorer struct {
 	clauses    *resolve.ClauseIndex
 	nClauses   int
 	judgments  map[string][]model.RAGJudgment
+	qrels      []chunkQrels // seed-003 chunk-level qrels (buildUnits)
 	views      map[viewKey]*goldView
 	viewOrder  []viewKey
 }
@@ -166,8 +176,12 @@ func newScorer(ds *dataset.Dataset, opt Options, units []*unitSpec) *scorer {
 // resolved on the atoms table), then the resolution tables and the list of
 // metrics present.
 func (sc *scorer) finishSet(set *Set, runs []*runOut, atoms string) {
+	qk := sc.qrelsKeyFor(nil)
+	if len(runs) > 0 {
+		qk = runs[0].qrelsKey
+	}
 	for _, u := range sc.units {
-		g := sc.view(u, atoms)
+		g := sc.viewQ(u, atoms, qk)
 		u.Gold = nil
 		if g != nil {
 			for _, r := range g.rows {
@@ -217,11 +231,26 @@ func (sc *scorer) atomTable(p string) *resolve.AtomTable {
 }
 
 // view returns the unit's gold view on the table a run uses (b-2: the run's
-// atom table; seed 003 and v2: the shared chunk table / clause index).
+// atom table; seed 003 and v2: the shared chunk table / clause index),
+// without chunk qrels.
 func (sc *scorer) view(u *unitSpec, atoms string) *goldView {
+	return sc.viewQ(u, atoms, "")
+}
+
+// viewRun is the unit's gold view for run r (its atom table and the chunk
+// qrels that apply to it).
+func (sc *scorer) viewRun(u *unitSpec, r *runOut) *goldView {
+	return sc.viewQ(u, r.atoms, r.qrelsKey)
+}
+
+// viewQ is view with the chunk qrels files named by qk (seed-003 units only).
+func (sc *scorer) viewQ(u *unitSpec, atoms, qk string) *goldView {
 	key := viewKey{unit: u.idx}
 	if u.b2 != nil {
 		key.table = atoms
+	}
+	if u.rag != nil {
+		key.qrels = qk
 	}
 	if g, ok := sc.views[key]; ok {
 		return g
@@ -231,7 +260,8 @@ func (sc *scorer) view(u *unitSpec, atoms string) *goldView {
 	case u.b2 != nil:
 		g = b2Gold(u.b2, sc.atomTable(atoms))
 	case u.rag != nil:
-		g = ragGold(u.rag, sc.judgments[u.rag.QID], sc.chunks)
+		qr, has := sc.qrelsFor(key.qrels, u.rag.QID)
+		g = ragGold(u.rag, sc.judgments[u.rag.QID], sc.chunks, qr, has)
 	case u.v2 != nil:
 		g = v2Gold(u.v2, sc.clauses, sc.nClauses)
 	case u.trec != nil:
@@ -295,7 +325,7 @@ func worst(v map[string]float64) {
 
 // scoreRetrieval fills the retrieval and safety values of one unit.
 func (sc *scorer) scoreRetrieval(u *unitSpec, o *output, r *runOut, it *ItemScore) {
-	g := sc.view(u, r.atoms)
+	g := sc.viewRun(u, r)
 	if g == nil {
 		return
 	}
@@ -350,7 +380,11 @@ func (sc *scorer) scoreRetrieval(u *unitSpec, o *output, r *runOut, it *ItemScor
 		it.Values[m.name] = m.f.Compute(q, k)
 	}
 	if g.hasRetrieval {
-		sc.scoreRanking(q, retrievalMetrics(sc.opt.Cutoffs, g.multiHop), it)
+		bound := retrievalMetrics(sc.opt.Cutoffs, g.multiHop)
+		if g.noGroups {
+			bound = slices.DeleteFunc(bound, func(m boundMetric) bool { return groupFamily(m.f.Name) })
+		}
+		sc.scoreRanking(q, bound, it)
 		if g.ambiguous {
 			it.Flags = append(it.Flags, "ambiguous-gold")
 		}
@@ -423,6 +457,13 @@ func retrievalMetrics(cutoffs []int, multiHop bool) []boundMetric {
 	return out
 }
 
+// groupFamily reports the metrics that need evidence groups resolved to
+// the run's units: gold coverage (recall@k), complete_hit@k and
+// evidence_group_recall@k.
+func groupFamily(name string) bool {
+	return name == "recall" || name == "complete_hit" || name == "evidence_group_recall"
+}
+
 // scoreRanking puts the bound metrics of ranking q into it.Values and
 // counts the unjudged candidates within Depth (flag "unjudged").
 func (sc *scorer) scoreRanking(q *metrics.Query, bound []boundMetric, it *ItemScore) {
@@ -468,6 +509,9 @@ func (sc *scorer) resolutionTable(runs []*runOut) (all, amb []Resolved) {
 	for _, r := range runs {
 		users[r.atoms] = append(users[r.atoms], r.name)
 	}
+	// A seed-003 unit has one view per set of chunk qrels files; its anchors
+	// resolve alike in each, so identical rows are listed once.
+	seen := map[string]bool{}
 	for _, key := range sc.viewOrder {
 		g := sc.views[key]
 		if g == nil {
@@ -487,6 +531,13 @@ func (sc *scorer) resolutionTable(runs []*runOut) (all, amb []Resolved) {
 				label = g.kinds[i] + ": " + label
 			}
 			row := Resolved{Run: runLabel, ItemID: u.ID, Gold: label, Atoms: nonNil(r.Atoms), Problem: r.Problem}
+			if u.rag != nil {
+				k := strings.Join(append([]string{row.Run, row.ItemID, row.Gold, row.Problem}, r.Atoms...), "\x00")
+				if seen[k] {
+					continue
+				}
+				seen[k] = true
+			}
 			all = append(all, row)
 			if r.Problem != "" {
 				amb = append(amb, row)
@@ -518,4 +569,40 @@ func presentMetrics(set *Set, opt Options) []metrics.Descriptor {
 		}
 	}
 	return out
+}
+
+// notes are the report notes of the scoring itself: one per run whose
+// seed-003 evidence groups could not be resolved because chunk qrels apply
+// but there is no chunk table.
+func (sc *scorer) notes(set *Set, runs []*runOut) []Note {
+	var out []Note
+	for ri, r := range runs {
+		if r.qrelsKey == "" {
+			continue
+		}
+		rs := &set.Runs[ri]
+		for i, u := range sc.units {
+			if u.rag == nil || rs.Items[i].OutOfScope {
+				continue
+			}
+			if g := sc.viewRun(u, r); g != nil && g.groupsUnresolved {
+				out = append(out, Note{Run: r.name, Text: "run " + r.name + ": evidence groups not resolved: no chunks.jsonl; recall@k/complete_hit/evidence_group_recall are not computed — qrels grades drive hit/mrr/ndcg/p/map"})
+				break
+			}
+		}
+	}
+	return out
+}
+
+// qrelsConfig echoes which chunk qrels files grade which runs' chunks.
+func (sc *scorer) qrelsConfig() report.KV {
+	var parts []string
+	for _, c := range sc.qrels {
+		scope := "every run"
+		if c.run != "" {
+			scope = "run " + c.run + " (and " + c.run + ".retrieve)"
+		}
+		parts = append(parts, c.path+" → "+scope)
+	}
+	return report.KV{Key: "chunk_qrels", Value: strings.Join(parts, "; ") + " (seed-003 qids: chunk-level grades 0–3, relevant = grade ≥ 2; a chunk also graded by an anchor takes the higher grade)"}
 }

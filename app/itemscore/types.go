@@ -100,4 +100,14 @@ type Set struct {
 	Ambiguities []Resolved `json:"ambiguities"`
 	// Config echoes the options used (for the report's configuration block).
 	Config []report.KV `json:"config"`
+	// Notes are remarks of the scoring a reader must see (e.g. a run whose
+	// seed-003 evidence groups could not be resolved); package score puts
+	// them in the report's summary.
+	Notes []Note `json:"notes,omitempty"`
+}
+
+// Note is a remark of the scoring about one run ("" = every run).
+type Note struct {
+	Run  string `json:"run,omitempty"`
+	Text string `json:"text"`
 }

@@ -31,7 +31,12 @@ type trecUnit struct {
 // items, b-2, v2, seed 003, TREC qrels queries (byte order of qid); records that did not decode are skipped (the
 // schema check reports them). Ids repeated across sets keep their first unit
 // for result lookup.
-func buildUnits(ds *dataset.Dataset) ([]*unitSpec, map[string]int) {
+//
+// Qrels lines whose qid is a seed-003 question's qid are not TREC units:
+// they are that question's chunk-level judgments (seed 003 §10: a run's
+// qrels.tsv is the anchored judgments resolved to its chunks) and are
+// returned as chunk qrels, applied per run by the scorer.
+func buildUnits(ds *dataset.Dataset) ([]*unitSpec, map[string]int, []chunkQrels) {
 	var us []*unitSpec
 	for r := range typedRecs(ds.Items) {
 		it := &r.V
@@ -72,10 +77,25 @@ func buildUnits(ds *dataset.Dataset) ([]*unitSpec, map[string]int) {
 		u.Strata = strata("set", u.Set, "split", q.Split, "modality", q.Modality, "type", q.QuestionType, "difficulty", q.Difficulty, "source", q.CreatedBy)
 		us = append(us, u)
 	}
+	ragQIDs := map[string]bool{}
+	for _, u := range us {
+		if u.rag != nil {
+			ragQIDs[u.ID] = true
+		}
+	}
+	var cq []chunkQrels
 	for _, qf := range ds.Qrels {
 		byQID := map[string]*unitSpec{}
 		var order []string
+		var chunk *chunkQrels
 		for _, j := range qf.Judgments {
+			if ragQIDs[j.QID] {
+				if chunk == nil {
+					chunk = newChunkQrels(qf.Path)
+				}
+				chunk.add(j.QID, j.DocNo, j.Grade)
+				continue
+			}
 			u, ok := byQID[j.QID]
 			if !ok {
 				u = &unitSpec{trec: &trecUnit{grades: map[string]int{}}, Unit: Unit{ID: j.QID, Format: model.FormatTRECQrels, Set: "trec",
@@ -93,6 +113,9 @@ func buildUnits(ds *dataset.Dataset) ([]*unitSpec, map[string]int) {
 		for _, q := range order {
 			us = append(us, byQID[q])
 		}
+		if chunk != nil {
+			cq = append(cq, *chunk)
+		}
 	}
 	byID := map[string]int{}
 	for i, u := range us {
@@ -100,7 +123,7 @@ func buildUnits(ds *dataset.Dataset) ([]*unitSpec, map[string]int) {
 			byID[u.ID] = i
 		}
 	}
-	return us, byID
+	return us, byID, cq
 }
 
 // strata builds the strata map from key, value pairs, leaving out empty values.

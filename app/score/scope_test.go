@@ -147,3 +147,22 @@ func TestThresholdPerSet(t *testing.T) {
 		}
 	}
 }
+
+// TestScoringNotes: itemscore's per-run notes reach the summary, only for
+// the runs the report shows.
+func TestScoringNotes(t *testing.T) {
+	set := scopeSet(t)
+	set.Notes = []itemscore.Note{{Run: "x", Text: "note for x"}, {Run: "y", Text: "note for y"}}
+	opt := DefaultOptions()
+	opt.Runs = []string{"y"}
+	rep := Score(set, opt)
+	var notes []string
+	for _, s := range rep.Sections {
+		if s.ID == "summary" {
+			notes = s.Notes
+		}
+	}
+	if !slices.Contains(notes, "note for y") || slices.Contains(notes, "note for x") {
+		t.Errorf("summary notes %q: want y's note only", notes)
+	}
+}

@@ -277,6 +277,11 @@ func (v *view) summarySection(rows []rowDef) report.Section {
 				sec.Notes = append(sec.Notes, fmt.Sprintf("run %s has no results for set %s (%s): not scored", rs.Run, set.name, plural(set.units, "unit")))
 			}
 		}
+		for _, n := range v.set.Notes {
+			if n.Run == rs.Run {
+				sec.Notes = append(sec.Notes, n.Text)
+			}
+		}
 	}
 	sec.Tables = append(sec.Tables, overview)
 
