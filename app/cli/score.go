@@ -324,6 +324,11 @@ func runCompare(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	defer restore()
 	rep, err := score.Compare(set, runA, runB, f.options())
 	if err != nil {
+		// set holds only the two requested runs; name every run the inputs have.
+		if all, _, restoreAll, lerr := loadSet(ctx, "compare", paths, nil, io.Discard); lerr == nil {
+			restoreAll()
+			set = all
+		}
 		return cantRun(stderr, "compare", fmt.Errorf("%v%s", err, listRuns(set)))
 	}
 	rep.Inputs = inputs

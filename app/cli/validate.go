@@ -43,13 +43,14 @@ func runValidate(ctx context.Context, args []string, stdout, stderr io.Writer) i
 			"Exit status: 0 no errors, 1 errors found, 2 cannot run.\n\n")
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
+	paths, err := parseInterleaved(fs, args)
+	if err != nil {
 		if err == flag.ErrHelp {
 			return ExitOK
 		}
 		return ExitCantRun
 	}
-	if fs.NArg() == 0 {
+	if len(paths) == 0 {
 		fs.Usage()
 		return ExitCantRun
 	}
@@ -57,7 +58,7 @@ func runValidate(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	if err != nil {
 		return cantRun(stderr, "validate", err)
 	}
-	inputs, closeAll, err := openInputs(fs.Args(), f)
+	inputs, closeAll, err := openInputs(paths, f)
 	if err != nil {
 		return cantRun(stderr, "validate", err)
 	}

@@ -157,3 +157,19 @@ func TestValidateExitCodes(t *testing.T) {
 		t.Fatalf("error lines = %v, want 2 and 3 only: %+v", lines, doc.Findings)
 	}
 }
+
+// Flags may follow the paths (as score, audit and trec accept), and compare
+// names every run of the inputs when a requested run does not exist.
+func TestFlagsAfterPathsAndRunList(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	writeDemoBundle(t, dir, "demo.eval752.zip", false)
+	out, _, code := runMain(t, "validate", "demo.eval752.zip", "--json")
+	if code != ExitOK || !strings.HasPrefix(out, "{") {
+		t.Fatalf("validate PATH --json: exit %d, output %.40q", code, out)
+	}
+	_, stderr, code := runMain(t, "compare", "hybrid-rerank", "nosuch", "demo.eval752.zip")
+	if code != ExitCantRun || !strings.Contains(stderr, "bm25") || !strings.Contains(stderr, "hybrid-rerank") {
+		t.Fatalf("compare with an unknown run: exit %d, stderr %q (want both demo runs named)", code, stderr)
+	}
+}
