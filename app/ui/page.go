@@ -67,6 +67,9 @@ type Page struct {
 	queue   []map[string]any
 	nextID  int
 	evalID  int
+	// readyFind is the id of the findings request sent with a result; its
+	// answer turns the status to "ready".
+	readyFind int
 
 	status  string
 	loads   int // loads started; data-loads lets tests tell one load's "ready" from the next
@@ -84,9 +87,8 @@ type Page struct {
 	tab   string
 	drag  bool
 
-	raw      map[string]string         // report JSON as the worker sent it
-	expanded map[string]bool           // long tables the user chose to show whole
-	reps     map[string]*report.Report // decoded on first show
+	raw  map[string]string         // report JSON as the worker sent it
+	reps map[string]*report.Report // decoded on first show
 
 	fq    wire.FindingQuery
 	fpage *wire.FindingPage
@@ -108,6 +110,30 @@ func (p *Page) OnMount(ctx app.Context) {
 		p.tab = "overview"
 	}
 	p.startWorker()
+	p.takeEarlyAction()
+}
+
+// takeEarlyAction loads what the user gave the server-rendered page before
+// this UI was running (static/hooks.js recorded it): files from the input or
+// a drop, or a click on the demo button.
+func (p *Page) takeEarlyAction() {
+	hooks := app.Window().Get("eval752Hooks")
+	if !hooks.Truthy() {
+		return
+	}
+	act := hooks.Call("take")
+	if !act.Truthy() {
+		return
+	}
+	switch act.Get("kind").String() {
+	case "demo":
+		p.startDemo()
+	case "files":
+		if files := act.Get("files"); files.Truthy() && files.Length() > 0 {
+			p.status = StatusLoading
+			p.evaluate(app.Window().Get("Array").Call("from", files))
+		}
+	}
 }
 
 // OnDismount stops the worker.
@@ -227,9 +253,9 @@ func (p *Page) onMessage(data app.Value) {
 				p.raw[k] = v.String()
 			}
 		}
-		p.requestFindings()
-		p.elapsed = time.Since(p.started)
-		p.status = StatusReady
+		// "ready" waits for the first findings page: a test (or a user)
+		// reading the page at "ready" sees the findings rows too.
+		p.readyFind = p.requestFindings()
 		if p.tab == "" || p.tab == "formats" {
 			p.tab = "overview"
 		}
@@ -244,6 +270,7 @@ func (p *Page) onMessage(data app.Value) {
 			return
 		}
 		p.notice = msg
+		p.markReady(id) // the findings page failed: the load itself is done
 	case wire.TypeLines:
 		var w wire.LineWindow
 		if json.Unmarshal([]byte(payload), &w) == nil {
@@ -254,6 +281,7 @@ func (p *Page) onMessage(data app.Value) {
 		if json.Unmarshal([]byte(payload), &pg) == nil {
 			p.fpage = &pg
 		}
+		p.markReady(id)
 	case wire.TypeItems:
 		var pg wire.ItemPage
 		if json.Unmarshal([]byte(payload), &pg) == nil {
@@ -290,11 +318,12 @@ func (p *Page) evaluate(files app.Value) {
 		p.names = append(p.names, name)
 	}
 	p.res, p.win, p.ipage, p.sel, p.fpage = nil, nil, nil, nil, nil
-	p.raw, p.reps, p.expanded = nil, nil, nil
+	p.raw, p.reps = nil, nil
 	p.meta = wire.ResultMeta{}
 	p.fq = wire.FindingQuery{}
 	p.iq = wire.ItemQuery{}
 	p.status, p.errMsg, p.notice = StatusLoading, "", ""
+	p.readyFind = 0
 	p.loads++
 	p.stage, p.done, p.total = "read", 0, 0
 	p.started = time.Now()
@@ -305,7 +334,12 @@ func (p *Page) evaluate(files app.Value) {
 // loadDemo fetches the same-origin demo bundle and evaluates it like a file
 // the user picked.
 func (p *Page) loadDemo(ctx app.Context, e app.Event) {
+	p.startDemo()
+}
+
+func (p *Page) startDemo() {
 	p.status, p.errMsg, p.stage, p.done, p.total = StatusLoading, "", "fetch demo", 0, 0
+	p.readyFind = 0
 	p.res = nil
 	p.loads++
 	p.evalID = -1 // ignore late answers of a previous load
@@ -366,6 +400,9 @@ func (p *Page) cancel(ctx app.Context, e app.Event) {
 func (p *Page) onFiles(ctx app.Context, e app.Event) {
 	in := ctx.JSSrc()
 	files := in.Get("files")
+	if files.Length() > 0 {
+		p.status = StatusLoading // first: no stale "ready" while the files are taken
+	}
 	arr := app.Window().Get("Array").Call("from", files)
 	in.Set("value", "") // picking the same file again still fires change
 	p.evaluate(arr)
@@ -388,6 +425,9 @@ func (p *Page) onDrop(ctx app.Context, e app.Event) {
 	dt := e.Get("dataTransfer")
 	if !dt.Truthy() {
 		return
+	}
+	if dt.Get("files").Length() > 0 {
+		p.status = StatusLoading
 	}
 	p.evaluate(app.Window().Get("Array").Call("from", dt.Get("files")))
 }
@@ -422,12 +462,23 @@ func (p *Page) report(kind string) *report.Report {
 	return &r
 }
 
-func (p *Page) requestFindings() {
+func (p *Page) requestFindings() int {
 	q := p.fq
 	if q.Limit == 0 {
 		q.Limit = findingsPage
 	}
-	p.sendJSON(wire.TypeFindings, q)
+	return p.sendJSON(wire.TypeFindings, q)
+}
+
+// markReady turns the status to "ready" when id answers the findings
+// request that follows a result.
+func (p *Page) markReady(id int) {
+	if p.readyFind == 0 || id != p.readyFind || p.status != StatusLoading {
+		return
+	}
+	p.readyFind = 0
+	p.elapsed = time.Since(p.started)
+	p.status = StatusReady
 }
 
 func (p *Page) requestItems() {

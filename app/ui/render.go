@@ -10,8 +10,8 @@ import (
 )
 
 // Render draws the page: header with the privacy statement, the load zone,
-// the summary strip, the tabs and the active view. Only the active view is
-// rendered, so a large result does not cost DOM for hidden tabs.
+// the summary strip, the tabs and the views (see renderView for which are
+// kept in the DOM while hidden).
 func (p *Page) Render() app.UI {
 	status := p.status
 	if status == "" {
@@ -66,6 +66,12 @@ func (p *Page) renderLoad(status string) app.UI {
 		zone += " compact"
 	}
 	busy := status == StatusLoading
+	demo := app.Button().Class("button").Attr("data-test", "demo-button")
+	if busy {
+		// Only when true: server-side rendering writes Disabled(false) as
+		// disabled="false", which disables the pre-rendered button.
+		demo = demo.Disabled(true)
+	}
 	return app.Section().Class(zone).Attr("aria-label", "load files").Body(
 		app.Div().Class("drop-text").Body(
 			app.Strong().Text("Drop a .eval752.zip bundle or JSONL / JSON / YAML / TREC files here"),
@@ -74,8 +80,7 @@ func (p *Page) renderLoad(status string) app.UI {
 				Attr("data-test", "file-input").OnChange(p.onFiles),
 			app.Label().For("file-input").Class("button primary").Text("choose files…"),
 			app.Span().Text(" "),
-			app.Button().Class("button").Attr("data-test", "demo-button").Disabled(busy).
-				Text("load the demo bundle").OnClick(p.loadDemo),
+			demo.Text("load the demo bundle").OnClick(p.loadDemo),
 		),
 		app.Div().Class("status-line").Attr("aria-live", "polite").Body(
 			app.Span().Class("status status-"+status).Attr("data-test", "status").Attr("data-loads", p.loads).Text(status),
@@ -199,24 +204,31 @@ func (p *Page) renderTabs() app.UI {
 	)
 }
 
+// renderView draws the views. After a load, Overview, Findings (its first
+// page) and Scores are always in the DOM, the inactive ones hidden, so the
+// automation hooks (data-test="finding" rows, data-test="metric" cells) can
+// be read as soon as the status says "ready", whatever the active tab. The
+// score report is its own component (reportView), so keeping it rendered
+// costs one pointer comparison per page update. Comparison, Audit, Items,
+// Export and Formats are drawn only while their tab is active.
 func (p *Page) renderView() app.UI {
 	tab := p.currentTab()
-	if tab == "formats" {
-		return p.renderFormats()
-	}
 	if p.res == nil {
+		if tab == "formats" {
+			return p.renderFormats()
+		}
 		return p.renderWelcome()
 	}
+	panel := func(id string, body app.UI) app.UI {
+		return app.Div().Class("panel").Attr("data-panel", id).Hidden(tab != id).Body(body)
+	}
+	var lazy app.UI
 	switch tab {
-	case "findings":
-		return p.renderFindings()
-	case "scores":
-		return p.reportOrEmpty("score", p.report("score"), "Nothing to score: the inputs hold no results, predictions or TREC run.")
 	case "compare":
-		return p.reportOrEmpty("compare", p.report("compare"), "A comparison needs two runs of the same items; these inputs have "+strconv.Itoa(len(p.res.Runs))+".")
+		lazy = p.reportOrEmpty("compare", p.report("compare"), "A comparison needs two runs of the same items; these inputs have "+strconv.Itoa(len(p.res.Runs))+".")
 	case "audit":
 		audit := p.report("audit")
-		return app.Div().Body(
+		lazy = app.Div().Body(
 			app.If(audit != nil, func() app.UI {
 				return app.Div().Class("actions").Body(
 					app.Button().Class("button").Attr("data-test", "export-audit-csv").Text("Download the audit as CSV").OnClick(p.export("audit", "csv")),
@@ -225,11 +237,18 @@ func (p *Page) renderView() app.UI {
 			p.reportOrEmpty("audit", audit, "Nothing to audit in these inputs."),
 		)
 	case "items":
-		return p.renderItems()
+		lazy = p.renderItems()
 	case "export":
-		return p.renderExport()
+		lazy = p.renderExport()
+	case "formats":
+		lazy = p.renderFormats()
 	}
-	return p.renderOverview()
+	return app.Div().Class("panels").Body(
+		panel("overview", p.renderOverview()),
+		panel("findings", p.renderFindings()),
+		panel("scores", p.reportOrEmpty("score", p.report("score"), "Nothing to score: the inputs hold no results, predictions or TREC run.")),
+		app.Div().Class("panel").Attr("data-panel", "lazy").Hidden(lazy == nil).Body(lazy),
+	)
 }
 
 func (p *Page) renderWelcome() app.UI {

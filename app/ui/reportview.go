@@ -14,17 +14,44 @@ import (
 
 // reportOrEmpty renders r, or a short explanation when it is nil.
 func (p *Page) reportOrEmpty(kind string, r *report.Report, empty string) app.UI {
-	if r == nil {
-		return app.P().Class("empty").Attr("data-test", "empty-"+kind).Text(empty)
+	return &reportView{Kind: kind, Rep: r, Empty: empty}
+}
+
+// renderReport draws r with its own component.
+func (p *Page) renderReport(kind string, r *report.Report) app.UI {
+	return &reportView{Kind: kind, Rep: r}
+}
+
+// reportView draws one report.Report. It is a component of its own so that
+// the page's frequent renders (progress, tab switches, findings pages) cost
+// one field comparison for it instead of a walk over thousands of cells:
+// go-app re-renders a child component only when an exported field changed,
+// and Rep is a pointer that stays the same until the next load.
+type reportView struct {
+	app.Compo
+	Kind  string
+	Rep   *report.Report
+	Empty string // shown when Rep is nil
+
+	shown    *report.Report  // the report expanded refers to
+	expanded map[string]bool // long tables the user chose to show whole
+}
+
+func (v *reportView) Render() app.UI {
+	if v.Rep == nil {
+		return app.P().Class("empty").Attr("data-test", "empty-"+v.Kind).Text(v.Empty)
 	}
-	return p.renderReport(kind, r)
+	if v.shown != v.Rep {
+		v.shown, v.expanded = v.Rep, nil
+	}
+	return v.renderReport(v.Kind, v.Rep)
 }
 
 // renderReport draws any report.Report generically: sections, paragraphs,
 // tables (figures with CI, n/denominator, threshold and flag), bar charts
 // for tables marked Chart, and notes. kind ("score", "compare", "audit",
 // "overview") becomes data-report so tests can tell the reports apart.
-func (p *Page) renderReport(kind string, r *report.Report) app.UI {
+func (v *reportView) renderReport(kind string, r *report.Report) app.UI {
 	return app.Article().Class("report").Attr("data-report", kind).Body(
 		app.H2().Text(r.Title),
 		app.If(len(r.Config) > 0, func() app.UI {
@@ -36,16 +63,16 @@ func (p *Page) renderReport(kind string, r *report.Report) app.UI {
 			)
 		}),
 		app.Range(r.Sections).Slice(func(i int) app.UI {
-			return p.renderSection(kind, r.Sections[i])
+			return v.renderSection(kind, r.Sections[i])
 		}),
 	)
 }
 
-func (p *Page) renderSection(kind string, s report.Section) app.UI {
+func (v *reportView) renderSection(kind string, s report.Section) app.UI {
 	return app.Section().Class("rsection").Attr("data-section", s.ID).Body(
 		app.If(s.Title != "", func() app.UI { return app.H3().Text(s.Title) }),
 		app.Range(s.Text).Slice(func(i int) app.UI { return app.P().Text(s.Text[i]) }),
-		app.Range(s.Tables).Slice(func(i int) app.UI { return p.renderTable(kind, s.Tables[i]) }),
+		app.Range(s.Tables).Slice(func(i int) app.UI { return v.renderTable(kind, s.Tables[i]) }),
 		app.If(len(s.Notes) > 0, func() app.UI {
 			return app.Ul().Class("notes").Body(app.Range(s.Notes).Slice(func(i int) app.UI {
 				return app.Li().Text(s.Notes[i])
@@ -54,17 +81,27 @@ func (p *Page) renderSection(kind string, s report.Section) app.UI {
 	)
 }
 
-// maxRows is how many rows a table shows before a "show all" button: a
-// per-item table of a 20k-item set would otherwise cost seconds of DOM work.
-const maxRows = 300
+// maxRows is how many rows a table shows before a "show all" button. The
+// comparison and the audit hold per-item tables (10k rows for a 20k-item
+// set, seconds of DOM work): they show 300. Score and overview tables have
+// one row per metric × stratum, whatever the number of items, so they show
+// up to 2,000 rows and every figure is on the page without a click (the
+// demo's retrieval table has 370 rows).
+func maxRows(kind string) int {
+	switch kind {
+	case "score", "overview":
+		return 2000
+	}
+	return 300
+}
 
-func (p *Page) renderTable(kind string, t report.Table) app.UI {
+func (v *reportView) renderTable(kind string, t report.Table) app.UI {
 	key := kind + "/" + t.ID
 	rows := t.Rows
 	hidden := 0
-	if len(rows) > maxRows && !p.expanded[key] {
-		hidden = len(rows) - maxRows
-		rows = rows[:maxRows]
+	if limit := maxRows(kind); len(rows) > limit && !v.expanded[key] {
+		hidden = len(rows) - limit
+		rows = rows[:limit]
 	}
 	return app.Div().Class("rtable").Attr("data-table", t.ID).Body(
 		app.If(t.Title != "", func() app.UI { return app.H4().Text(t.Title) }),
@@ -94,10 +131,10 @@ func (p *Page) renderTable(kind string, t report.Table) app.UI {
 			return app.Button().Class("button small").Attr("data-test", "show-all-rows").
 				Text(fmt.Sprintf("show all %d rows (%d more)", len(t.Rows), hidden)).
 				OnClick(func(ctx app.Context, e app.Event) {
-					if p.expanded == nil {
-						p.expanded = map[string]bool{}
+					if v.expanded == nil {
+						v.expanded = map[string]bool{}
 					}
-					p.expanded[key] = true
+					v.expanded[key] = true
 				})
 		}),
 		app.If(len(t.Notes) > 0, func() app.UI {
@@ -125,8 +162,15 @@ func renderCell(kind, table string, c report.Cell, first bool) app.UI {
 		}
 		return app.Td().Text(c.Text)
 	}
+	// data-test="metric" promises data-metric and data-stratum: only a
+	// cell naming its metric carries it; plain numbers (counts of the
+	// overview, p-values…) are "figure" cells with the same attributes.
+	hook := "metric"
+	if c.Metric == "" {
+		hook = "figure"
+	}
 	td := app.Td().Class("fig").
-		Attr("data-test", "metric").
+		Attr("data-test", hook).
 		Attr("data-report", kind).
 		Attr("data-table", table).
 		Attr("data-metric", c.Metric).

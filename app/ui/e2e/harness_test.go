@@ -99,7 +99,7 @@ func setup() (int, error) {
 		return 1, err
 	}
 	fmt.Fprintf(os.Stderr, "e2e: build ready in %.1fs\n", time.Since(start).Seconds())
-	for _, f := range []string{"app.css", "icon.svg", "icon-192.png", "icon-512.png", "worker.js"} {
+	for _, f := range []string{"app.css", "icon.svg", "icon-192.png", "icon-512.png", "worker.js", "hooks.js"} {
 		if err := copyFile(filepath.Join(env.root, "static", f), filepath.Join(env.static, f)); err != nil {
 			return 1, err
 		}
@@ -571,13 +571,15 @@ func sortCells(c []cellKey) {
 	sort.Slice(c, func(i, j int) bool { return c[i].String() < c[j].String() })
 }
 
-// pageCells reads every data-test=metric cell of one report on the page.
+// pageCells reads every figure of one report on the page: the
+// data-test=metric cells (figures naming a metric) and the data-test=figure
+// cells (other numbers).
 func (b *browser) pageCells(kind string) []cellKey {
 	b.t.Helper()
 	// Long tables show their first rows only: expand them all first.
 	eval[bool](b, `(document.querySelectorAll('[data-test=show-all-rows]').forEach(e => e.click()), true)`)
 	b.waitJS(`!document.querySelector('[data-test=show-all-rows]')`, 20*time.Second)
-	raw := eval[[]map[string]string](b, `[...document.querySelectorAll('[data-test=metric][data-report=`+kind+`]')].map(e => ({
+	raw := eval[[]map[string]string](b, `[...document.querySelectorAll('[data-test=metric][data-report=`+kind+`], [data-test=figure][data-report=`+kind+`]')].map(e => ({
 		Table: e.dataset.table, Metric: e.dataset.metric, Stratum: e.dataset.stratum, Run: e.dataset.run, Value: e.dataset.value}))`)
 	out := make([]cellKey, len(raw))
 	for i, m := range raw {

@@ -38,6 +38,13 @@ func TestSecureHandler(t *testing.T) {
 		{"HEAD", "/web/worker.wasm", 200, "application/wasm", ""},
 		{"GET", "/web/worker.js", 200, "text/javascript; charset=utf-8", "content of worker.js"},
 		{"GET", "/web/eval752.css", 200, "text/css; charset=utf-8", "content of app.css"},
+		{"GET", "/web/hooks.js", 200, "text/javascript; charset=utf-8", "content of hooks.js"},
+		// hooks.js must run before the pre-rendered controls can be used:
+		// a plain blocking script (no defer/async) in the page.
+		{"GET", "/", 200, "text/html", `<script src="/web/hooks.js"></script>`},
+		// A pre-rendered button must not carry disabled="false" (which
+		// disables it until the UI runs).
+		{"GET", "/", 200, "text/html", `data-test="demo-button">`},
 		{"GET", "/app.js", 200, "application/javascript", ""},
 		{"GET", "/web/demo.eval752.zip", 404, "", ""}, // optional and absent
 		{"POST", "/", 405, "", ""},
