@@ -104,13 +104,8 @@ func Evaluate(ctx context.Context, inputs []dataset.Input, opt Options, progress
 	return res, nil
 }
 
-// ScoreSet computes the per-item scores of ds (shared by Evaluate and the CLI).
-func ScoreSet(ds *dataset.Dataset, opt Options) (*itemscore.Set, error) {
-	return itemscore.Score(ds, opt.Items)
-}
-
 func scoreInto(res *Result, ds *dataset.Dataset, opt Options) error {
-	set, err := ScoreSet(ds, opt)
+	set, err := itemscore.Score(ds, opt.Items)
 	if err != nil {
 		return fmt.Errorf("scoring: %w", err)
 	}

@@ -5,6 +5,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -44,7 +45,7 @@ func TestSecureHandler(t *testing.T) {
 		{"GET", "/", 200, "text/html", `<script src="/web/hooks.js"></script>`},
 		// A pre-rendered button must not carry disabled="false" (which
 		// disables it until the UI runs).
-		{"GET", "/", 200, "text/html", `data-test="demo-button">`},
+		{"GET", "/", 200, "text/html", `data-test="demo-button"`},
 		{"GET", "/app.js", 200, "application/javascript", ""},
 		{"GET", "/web/demo.eval752.zip", 404, "", ""}, // optional and absent
 		{"POST", "/", 405, "", ""},
@@ -82,6 +83,13 @@ func TestSecureHandler(t *testing.T) {
 		}
 		if tc.body != "" && !strings.Contains(sb.String(), tc.body) {
 			t.Errorf("%s %s: body lacks %q", tc.method, tc.path, tc.body)
+		}
+		if tc.path == "/" && tc.method == "GET" {
+			// go-app writes attributes in map order, so look at the whole tag.
+			tag := regexp.MustCompile(`<button[^>]*data-test="demo-button"[^>]*>`).FindString(sb.String())
+			if tag == "" || strings.Contains(tag, "disabled") {
+				t.Errorf("GET /: pre-rendered demo button %q is missing or disabled", tag)
+			}
 		}
 	}
 }
