@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"sync"
 	"sync/atomic"
@@ -270,11 +271,16 @@ func streamRun(ctx context.Context, r io.Reader, e *evaluator) (string, error) {
 	jobs := make(chan group, 16)
 	pool := &blockPool{free: make(chan *block, 4)}
 	var (
-		wg      sync.WaitGroup
-		stop    atomic.Bool
+		wg sync.WaitGroup
+		// errLine is the first malformed line found so far (MaxInt64
+		// while none is). Workers still parse every group that starts
+		// before it, since one of those may hold an earlier bad line:
+		// groups are evaluated in any order, the error must not be.
+		errLine atomic.Int64
 		errMu   sync.Mutex
 		lineErr *lineError
 	)
+	errLine.Store(math.MaxInt64)
 	for w := 0; w < e.workers(); w++ {
 		wg.Add(1)
 		go func() {
@@ -282,7 +288,7 @@ func streamRun(ctx context.Context, r io.Reader, e *evaluator) (string, error) {
 			sc := newScratch()
 			var docs []rankedDoc
 			for g := range jobs {
-				if stop.Load() {
+				if g.line > errLine.Load() {
 					pool.release(g.blk)
 					continue
 				}
@@ -292,9 +298,9 @@ func streamRun(ctx context.Context, r io.Reader, e *evaluator) (string, error) {
 					errMu.Lock()
 					if lineErr == nil || le.line < lineErr.line {
 						lineErr = le
+						errLine.Store(le.line)
 					}
 					errMu.Unlock()
-					stop.Store(true)
 					pool.release(g.blk)
 					continue
 				}
@@ -374,7 +380,7 @@ read:
 						ungrouped = true
 						break read
 					}
-					if stop.Load() {
+					if errLine.Load() != math.MaxInt64 {
 						break read
 					}
 					gStart, gQid, gLine = scan, string(qid), lineNo
