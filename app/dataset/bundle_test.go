@@ -221,6 +221,23 @@ func TestForcedAndUnknownFormats(t *testing.T) {
 	if len(ds.Findings) != 1 || ds.Findings[0].Code != "format.unknown" || !strings.Contains(ds.Findings[0].Hint, "--format") {
 		t.Errorf("unknown: %v", ds.Findings)
 	}
+	// JSON too broken to detect still has its syntax error located, at
+	// the line of a one-line record and inside a pretty-printed one
+	ds = load(t, memInput("one.jsonl", []byte(`{"id": "q1", "type": "freeform", "answer": "a"`+"\n")))
+	if got := codes(ds.Findings); len(got) != 2 || !strings.Contains(got[1], "one.jsonl:1: error jsonl.syntax") {
+		t.Errorf("broken one-line record: %v", got)
+	}
+	ds = load(t, memInput("pretty.jsonl", []byte("{\n  \"id\": \"q1\",\n  \"choices\": [\"a\" \"b\"]\n}\n")))
+	if got := codes(ds.Findings); len(got) != 2 || !strings.Contains(got[1], "pretty.jsonl:3: error jsonl.syntax") {
+		t.Errorf("broken pretty record: %v", got)
+	}
+	// a qrels file with too many bad lines to vote: its name decides, and
+	// every bad line is its own finding (lines 2 and 3 of 4)
+	ds = load(t, memInput("judged.qrels", []byte("q1 0 d1 1\nq1 0 d2 x\nq1 0 d3\nq1 0 d4 0\n")))
+	if got := codes(ds.Findings); ds.Inputs[0].Format != model.FormatTRECQrels || len(got) != 2 ||
+		!strings.HasPrefix(got[0], "judged.qrels:2:") || !strings.HasPrefix(got[1], "judged.qrels:3:") {
+		t.Errorf("bad qrels: %s %v", ds.Inputs[0].Format, got)
+	}
 }
 
 func TestBOMCRLFAndLongLine(t *testing.T) {
@@ -238,6 +255,33 @@ func TestBOMCRLFAndLongLine(t *testing.T) {
 	ds, _ = Load(context.Background(), []Input{memInput("crlf.jsonl", []byte(body))}, Options{Limits: Limits{MaxLineBytes: 100 << 10}})
 	if len(ds.Findings) != 1 || ds.Findings[0].Code != "jsonl.line-too-long" || ds.Findings[0].Line != 3 || len(ds.Items) != 2 {
 		t.Errorf("capped: %v items %d", codes(ds.Findings), len(ds.Items))
+	}
+}
+
+// TestLongFirstLineDetected: a first record longer than the detection head
+// (64 KiB, then read on until a line is whole) still decides the format, so
+// the lines after it are checked, in a plain file and in a bundle.
+func TestLongFirstLineDetected(t *testing.T) {
+	items := strings.Split(strings.TrimSpace(seedFile(t, "items.jsonl")), "\n")
+	// 1 MiB of letters that do not compress past the bundle's ratio cap
+	text := make([]byte, 1<<20)
+	for i, x := 0, uint32(1); i < len(text); i++ {
+		x = x*1664525 + 1013904223
+		text[i] = 'a' + byte(x>>24)%26
+	}
+	long := `{"id": "long", "type": "freeform", "inputs": {"text": "` + string(text) + `"}, "answer": "x"}`
+	body := long + "\n" + items[0] + "\n"
+	ds := load(t, memInput("big.jsonl", []byte(body)))
+	if len(ds.Findings) != 0 || len(ds.Items) != 2 || ds.Inputs[0].Format != model.FormatItem {
+		t.Fatalf("plain: format %s findings %v items %d", ds.Inputs[0].Format, codes(ds.Findings), len(ds.Items))
+	}
+	if ds.Items[1].Line != 2 {
+		t.Errorf("second item at line %d, want 2", ds.Items[1].Line)
+	}
+	b := zipOf(t, zent{"manifest.json", `{}`}, zent{"meta.json", `{"name": "x"}`}, zent{"sections/a.jsonl", body})
+	ds = load(t, memInput("b.eval752.zip", b))
+	if len(ds.Items) != 2 {
+		t.Errorf("bundle: items %d findings %v", len(ds.Items), codes(ds.Findings))
 	}
 }
 
@@ -299,7 +343,7 @@ func TestJSONArrayLines(t *testing.T) {
 	if len(ds.Clauses) != 2 || ds.Clauses[0].Line != 2 || ds.Clauses[1].Line != 3 {
 		t.Fatalf("clauses %+v", ds.Clauses)
 	}
-	if len(ds.Findings) != 1 || ds.Findings[0].Code != "schema.required" || ds.Findings[0].Line != 3 || ds.Findings[0].Pointer != "/1" {
+	if len(ds.Findings) != 1 || ds.Findings[0].Code != "schema.required" || ds.Findings[0].Line != 3 || ds.Findings[0].Pointer != "/1/text" {
 		t.Errorf("findings %v", codes(ds.Findings))
 	}
 }

@@ -24,8 +24,54 @@ import (
 	"eval752/app/model"
 )
 
-// headSize is how much of a file format detection looks at.
-const headSize = 64 << 10
+// headSize is how much of a file format detection looks at first; a file
+// whose first line is longer is read on until that line is whole, up to
+// maxHeadSize (or the line limit), so one long record does not hide the
+// format of a file.
+const (
+	headSize    = 64 << 10
+	maxHeadSize = 16 << 20
+)
+
+// readHead reads the start of r for format detection: headSize bytes, or
+// more until they hold one whole non-blank line. complete is true when the
+// head is all of r (or reading failed; the parser meets the error again).
+func readHead(r io.Reader, maxLine int64) (head []byte, complete bool) {
+	limit := int64(maxHeadSize)
+	if maxLine > 0 && maxLine+1 < limit {
+		limit = maxLine + 1
+	}
+	head = make([]byte, 0, headSize)
+	for want := int64(headSize); ; want *= 2 {
+		if want > limit {
+			want = limit
+		}
+		n, err := io.ReadFull(r, head[len(head):want:want])
+		head = head[:len(head)+n]
+		if err != nil {
+			return head, true
+		}
+		if want >= limit || hasWholeLine(head) {
+			return head, false
+		}
+		head = append(make([]byte, 0, 2*want), head...)
+	}
+}
+
+// hasWholeLine reports whether b holds a newline after some non-blank byte.
+func hasWholeLine(b []byte) bool {
+	for len(b) > 0 {
+		i := bytes.IndexByte(b, '\n')
+		if i < 0 {
+			return false
+		}
+		if len(bytes.TrimSpace(b[:i])) > 0 {
+			return true
+		}
+		b = b[i+1:]
+	}
+	return false
+}
 
 // Load reads every input into one Dataset. Each input is a bundle (zip magic)
 // or a single file whose format is detected from its content unless
@@ -193,9 +239,8 @@ func (l *loader) file(name string, r io.Reader, size int64, forced model.Format,
 	h := sha256.New()
 	cnt := &countWriter{}
 	src := io.TeeReader(ctxReader{l.ctx, r}, io.MultiWriter(h, cnt))
-	br := bufio.NewReaderSize(src, headSize)
-	head, perr := br.Peek(headSize)
-	complete := perr != nil // io.EOF (or an error, reported below)
+	head, complete := readHead(src, l.opt.Limits.MaxLineBytes)
+	br := bufio.NewReaderSize(io.MultiReader(bytes.NewReader(head), src), headSize)
 	info := InputInfo{Path: name, Size: size}
 
 	f := forced
@@ -218,6 +263,15 @@ func (l *loader) file(name string, r io.Reader, size int64, forced model.Format,
 		} else if fc.optional {
 			l.add(RuleSkipped.At(name, 0, "", "%s is not a format eval752 reads; it is hashed but not checked", path.Base(name)))
 		} else {
+			if formats.LooksJSON(head) {
+				// no record parsed or fitted a format: still say where the
+				// JSON is broken (records of no format are not kept)
+				if wholeJSON(name, head, complete, f) {
+					info.Lines, err = l.jsonDocument(name, br, f, fc)
+				} else {
+					info.Lines, err = l.jsonLines(name, br, f, fc)
+				}
+			}
 			l.add(formats.RuleUnknown.At(name, 0, "", "cannot tell the format of %s from its content", path.Base(name)))
 		}
 	case f == model.FormatRAGConfig:
@@ -312,7 +366,7 @@ func (l *loader) jsonLines(name string, r io.Reader, f model.Format, fc fileCtx)
 		l.addRecord(f, Loc{Path: name, Line: n}, m, line, "", fc)
 	})
 	l.add(fs...)
-	if err == nil && records == 0 && len(fs) == 0 {
+	if err == nil && records == 0 && len(fs) == 0 && f != model.FormatUnknown {
 		l.add(RuleEmpty.At(name, 0, "", "the file holds no records"))
 	}
 	return lines, err

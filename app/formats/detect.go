@@ -93,7 +93,23 @@ func Detect(name string, head []byte, complete bool) Detection {
 			return Detection{f, why}
 		}
 	}
+	if len(records) == 0 && !startsWithJSON(body) {
+		// columns too broken to vote on: a TREC file name decides, so its
+		// bad lines are reported one by one rather than as "format unknown"
+		switch {
+		case ext == ".qrels" || strings.HasPrefix(base, "qrels"):
+			return Detection{model.FormatTRECQrels, "file name " + base + " (TREC qrels)"}
+		case ext == ".run" || ext == ".trec" || strings.HasPrefix(base, "run."):
+			return Detection{model.FormatTRECRun, "file name " + base + " (TREC run)"}
+		}
+	}
 	return Detection{model.FormatUnknown, "no format matched"}
+}
+
+// LooksJSON reports whether head (the start of a file) begins like JSON, so
+// a file of no known format can still have its syntax errors located.
+func LooksJSON(head []byte) bool {
+	return startsWithJSON(bytes.TrimPrefix(head, []byte{0xEF, 0xBB, 0xBF}))
 }
 
 func startsWithJSON(b []byte) bool {

@@ -121,8 +121,9 @@ func TestValidateWalksAllLeaves(t *testing.T) {
 		"schema.type /gold/0/source_id",
 		// region.page "5" is not the schema's: region shapes depend on the
 		// modality and are the b2.region-shape rule's (one defect, one finding)
-		"schema.required /scope", // holder
-		"schema.required ",       // split
+		// a missing field is pointed at where it belongs
+		"schema.required /scope/holder",
+		"schema.required /split",
 	}
 	for _, w := range want {
 		if _, ok := got[w]; !ok {
@@ -135,7 +136,7 @@ func TestValidateWalksAllLeaves(t *testing.T) {
 	if m := got["schema.enum /modality"]; m != `"modality" must be one of pdf, image, ui_screenshot, video, code, conversation; got "pdf "` {
 		t.Errorf("enum message: %s", m)
 	}
-	if m := got["schema.required "]; m != `missing required field "split"` {
+	if m := got["schema.required /split"]; m != `missing required field "split"` {
 		t.Errorf("required message: %s", m)
 	}
 }

@@ -275,7 +275,10 @@ func leafFindings(e *jsonschema.ValidationError, kw string, root any, path strin
 			if e.InstanceLocation != "" {
 				where = " in " + field(e.InstanceLocation)
 			}
-			fs = append(fs, RuleSchemaRequired.At(path, line, ptr, "missing required field %q%s", name, where))
+			// the pointer names where the field belongs, so a content rule
+			// that trips over the same absent value is recognised as the
+			// same defect (validate drops it) and the page can say where
+			fs = append(fs, RuleSchemaRequired.At(path, line, ptr+"/"+jsonl.EscapePointer(name), "missing required field %q%s", name, where))
 		}
 		return fs
 	case "type":
