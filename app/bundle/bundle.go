@@ -71,19 +71,19 @@ var (
 		Code: "zip.ratio", Severity: finding.Error, Family: "zip",
 		Description: "an entry's compression ratio is absurd (zip bomb guard); it is not read",
 		Source:      "spec §6 (zip bombs)",
-		Hint:        "check the entry; if it is genuine, raise the ratio limit",
+		Hint:        "check the entry; if it is genuine, raise the cap (command line: --max-ratio N)",
 	})
 	RuleTooLarge = finding.Register(finding.Rule{
 		Code: "zip.too-large", Severity: finding.Error, Family: "zip",
 		Description: "an entry (or the bundle in total) is larger than the configured cap; reading stopped",
 		Source:      "spec §6",
-		Hint:        "split the data or raise the size limits",
+		Hint:        "split the data or raise the cap (command line: --max-entry-mb N, --max-total-mb N)",
 	})
 	RuleTooMany = finding.Register(finding.Rule{
 		Code: "zip.too-many-entries", Severity: finding.Error, Family: "zip",
 		Description: "the archive has more entries than the configured cap; the rest are not read",
 		Source:      "spec §6",
-		Hint:        "reduce the number of files or raise the entry limit",
+		Hint:        "reduce the number of files or raise the cap (command line: --max-entries N)",
 	})
 	RuleUnknownEntry = finding.Register(finding.Rule{
 		Code: "zip.unknown-entry", Severity: finding.Warning, Family: "zip",
@@ -280,7 +280,15 @@ func (r *Reader) Read(p []byte) (int, error) {
 		return n, r.err
 	}
 	if err != nil && err != io.EOF {
-		r.fail(RuleCorrupt.At(full, 0, "", "entry %q is corrupt: %v", r.e.Name, err))
+		switch {
+		case errors.Is(err, zip.ErrFormat):
+			// archive/zip stops a stream that runs past its declared size
+			r.fail(RuleCorrupt.At(full, 0, "", "entry %q expands past the %d bytes its header declares, or its data is damaged; reading stopped", r.e.Name, r.e.File.UncompressedSize64))
+		case errors.Is(err, zip.ErrChecksum):
+			r.fail(RuleCorrupt.At(full, 0, "", "entry %q does not match its CRC-32 checksum: the archive is damaged", r.e.Name))
+		default:
+			r.fail(RuleCorrupt.At(full, 0, "", "entry %q is corrupt: %v", r.e.Name, err))
+		}
 		return n, r.err
 	}
 	if err == io.EOF {

@@ -37,6 +37,8 @@ func runAudit(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	draftTarget := fs.Int("draft-target", 0, "expected number of questions in the draft (0: do not check the count)")
 	threshold := fs.Float64("refusal-threshold", 0, "TF-IDF cosine at or above which a refuse question is flagged (default 0.27)")
 	bound := fs.Float64("concentration", 0, "largest share of citations one document may supply (default 0.5)")
+	var lim limitFlags
+	lim.register(fs)
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, "usage: eval752 audit [--json|--md|--csv] [--draft] [--category C] PATH...\n\n"+
 			"Audits a test set's design: seed 002's gates (quotas, provenance, verbatim answers, clause reuse,\n"+
@@ -80,12 +82,16 @@ func runAudit(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		opt.ConcentrationBound = *bound
 	}
 
+	limits, err := lim.limits()
+	if err != nil {
+		return cantRun(stderr, "audit", err)
+	}
 	inputs, closeAll, err := openInputs(paths, "")
 	if err != nil {
 		return cantRun(stderr, "audit", err)
 	}
 	defer closeAll()
-	ds, err := dataset.Load(ctx, inputs, dataset.Options{Limits: dataset.DefaultLimits()})
+	ds, err := dataset.Load(ctx, inputs, dataset.Options{Limits: limits})
 	if err != nil {
 		return cantRun(stderr, "audit", err)
 	}

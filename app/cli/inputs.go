@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -57,4 +58,34 @@ func parseFormat(s string) (model.Format, error) {
 func cantRun(stderr io.Writer, cmd string, err error) int {
 	fmt.Fprintf(stderr, "eval752 %s: %v\n", cmd, err)
 	return ExitCantRun
+}
+
+// limitFlags are the reading caps of dataset.Limits (zip-bomb and huge-line
+// guards), for the commands that read inputs. Sizes are in MiB.
+type limitFlags struct {
+	entries                  int
+	entryMiB, totalMiB, line int64
+	ratio                    float64
+}
+
+func (l *limitFlags) register(fs *flag.FlagSet) {
+	d := dataset.DefaultLimits()
+	fs.Float64Var(&l.ratio, "max-ratio", d.MaxRatio, "largest uncompressed/compressed ratio of a zip entry over 1 MiB (zip bomb guard)")
+	fs.Int64Var(&l.entryMiB, "max-entry-mb", d.MaxEntryBytes>>20, "largest uncompressed zip entry, MiB")
+	fs.Int64Var(&l.totalMiB, "max-total-mb", d.MaxTotalBytes>>20, "largest uncompressed size of all entries of a bundle, MiB")
+	fs.IntVar(&l.entries, "max-entries", d.MaxEntries, "most entries of a bundle")
+	fs.Int64Var(&l.line, "max-line-mb", d.MaxLineBytes>>20, "longest JSONL line (or whole JSON document), MiB")
+}
+
+func (l *limitFlags) limits() (dataset.Limits, error) {
+	if l.ratio <= 0 || l.entryMiB <= 0 || l.totalMiB <= 0 || l.entries <= 0 || l.line <= 0 {
+		return dataset.Limits{}, fmt.Errorf("--max-ratio, --max-entry-mb, --max-total-mb, --max-entries and --max-line-mb must be positive")
+	}
+	return dataset.Limits{
+		MaxEntries:    l.entries,
+		MaxEntryBytes: l.entryMiB << 20,
+		MaxTotalBytes: l.totalMiB << 20,
+		MaxRatio:      l.ratio,
+		MaxLineBytes:  l.line << 20,
+	}, nil
 }

@@ -52,6 +52,7 @@ type scoreFlags struct {
 	seed          int64
 	bootstrap     int
 	runs          multiFlag
+	limitFlags
 }
 
 func (f *scoreFlags) register(fs *flag.FlagSet, csv, runs bool) {
@@ -65,6 +66,7 @@ func (f *scoreFlags) register(fs *flag.FlagSet, csv, runs bool) {
 	if runs {
 		fs.Var(&f.runs, "run", "score only this run (repeatable; default: every run)")
 	}
+	f.limitFlags.register(fs)
 }
 
 func (f *scoreFlags) check() error {
@@ -80,7 +82,14 @@ func (f *scoreFlags) check() error {
 	if f.bootstrap < 1 {
 		return fmt.Errorf("--bootstrap must be at least 1, got %d", f.bootstrap)
 	}
-	return nil
+	_, err := f.limits()
+	return err
+}
+
+// mustLimits is limits() once check() has accepted the flags.
+func (f *scoreFlags) mustLimits() dataset.Limits {
+	l, _ := f.limits()
+	return l
 }
 
 func (f *scoreFlags) options() score.Options {
@@ -115,12 +124,12 @@ func (f *scoreFlags) write(w io.Writer, r *report.Report) error {
 //
 // The returned restore function undoes the soft memory limit the streaming
 // path sets (see streamMemLimit); call it once the report is written.
-func loadSet(ctx context.Context, cmd string, paths, runs []string, stderr io.Writer) (*itemscore.Set, []dataset.InputInfo, func(), error) {
+func loadSet(ctx context.Context, cmd string, paths, runs []string, lim dataset.Limits, stderr io.Writer) (*itemscore.Set, []dataset.InputInfo, func(), error) {
 	iopt := itemscore.DefaultOptions()
 	iopt.Runs = slices.Clone(runs)
 	if files, ok := trecFiles(paths); ok {
 		restore := streamMemLimit(files)
-		st, err := itemscore.ScoreTRECFiles(ctx, files, dataset.DefaultLimits(), iopt)
+		st, err := itemscore.ScoreTRECFiles(ctx, files, lim, iopt)
 		switch {
 		case err == nil:
 			warnFindings(stderr, cmd, st.Findings)
@@ -136,7 +145,7 @@ func loadSet(ctx context.Context, cmd string, paths, runs []string, stderr io.Wr
 		return nil, nil, nil, err
 	}
 	defer closeAll()
-	ds, err := dataset.Load(ctx, inputs, dataset.Options{Limits: dataset.DefaultLimits()})
+	ds, err := dataset.Load(ctx, inputs, dataset.Options{Limits: lim})
 	if err != nil {
 		return nil, nil, nil, err
 	}
@@ -268,7 +277,7 @@ func runScore(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		fs.Usage()
 		return ExitCantRun
 	}
-	set, inputs, restore, err := loadSet(ctx, "score", paths, f.runs, stderr)
+	set, inputs, restore, err := loadSet(ctx, "score", paths, f.runs, f.mustLimits(), stderr)
 	if err != nil {
 		return cantRun(stderr, "score", err)
 	}
@@ -317,7 +326,7 @@ func runCompare(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		return ExitCantRun
 	}
 	runA, runB, paths := pos[0], pos[1], pos[2:]
-	set, inputs, restore, err := loadSet(ctx, "compare", paths, []string{runA, runB}, stderr)
+	set, inputs, restore, err := loadSet(ctx, "compare", paths, []string{runA, runB}, f.mustLimits(), stderr)
 	if err != nil {
 		return cantRun(stderr, "compare", err)
 	}
@@ -325,7 +334,7 @@ func runCompare(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	rep, err := score.Compare(set, runA, runB, f.options())
 	if err != nil {
 		// set holds only the two requested runs; name every run the inputs have.
-		if all, _, restoreAll, lerr := loadSet(ctx, "compare", paths, nil, io.Discard); lerr == nil {
+		if all, _, restoreAll, lerr := loadSet(ctx, "compare", paths, nil, f.mustLimits(), io.Discard); lerr == nil {
 			restoreAll()
 			set = all
 		}

@@ -36,6 +36,8 @@ func runValidate(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	fs.SetOutput(stderr)
 	asJSON := fs.Bool("json", false, "print one JSON object {inputs, findings, counts}")
 	format := fs.String("format", "", "force the format of every PATH (default: detect from content)")
+	var lim limitFlags
+	lim.register(fs)
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, "usage: eval752 validate [--json] [--format F] PATH...\n\n"+
 			"Checks .eval752.zip bundles and JSONL/JSON/YAML/TREC files and prints one line per finding:\n"+
@@ -58,12 +60,16 @@ func runValidate(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	if err != nil {
 		return cantRun(stderr, "validate", err)
 	}
+	opt := engine.DefaultOptions()
+	if opt.Load.Limits, err = lim.limits(); err != nil {
+		return cantRun(stderr, "validate", err)
+	}
 	inputs, closeAll, err := openInputs(paths, f)
 	if err != nil {
 		return cantRun(stderr, "validate", err)
 	}
 	defer closeAll()
-	ds, findings, err := engine.Validate(ctx, inputs, engine.DefaultOptions(), nil)
+	ds, findings, err := engine.Validate(ctx, inputs, opt, nil)
 	if err != nil {
 		return cantRun(stderr, "validate", err)
 	}

@@ -383,6 +383,14 @@ func TestCompanionAliases(t *testing.T) {
 			"dataset", `"1.0"`, "t", "abc", "2"},
 		{`{"schema_version": 1.1, "bundle_type": "eval752-dataset"}`, `{"name": "n", "version_hash": null, "sha256": "00ff"}`,
 			"eval752-dataset", "1.1", "n", "00ff", ""},
+		// qualified and differently cased spellings, and the hash written
+		// as the version
+		{`{"bundle_format_version": "1.0", "Bundle-Type": "dataset"}`, `{"dataset_name": "d", "dataset_version_hash": "sha256:ab"}`,
+			"dataset", `"1.0"`, "d", "sha256:ab", ""},
+		{`{"formatVersion": 1, "packageType": "Dataset"}`, `{"name": "n", "version": "sha256:cd"}`,
+			"Dataset", "1", "n", "sha256:cd", ""},
+		{`{"version": 1}`, `{"name": "n", "content_sha256": "ef", "version": "v3"}`,
+			"", "1", "n", "ef", "v3"},
 	}
 	for i, c := range cases {
 		b := zipOf(t,

@@ -16,19 +16,21 @@ import (
 // value wins; Raw keeps what the file says.
 var (
 	// MetaNameKeys are read as meta.json's name.
-	MetaNameKeys = []string{"name", "title", "dataset_name", "datasetName"}
+	MetaNameKeys = []string{"name", "title"}
 	// MetaHashKeys are read as meta.json's version hash.
-	MetaHashKeys = []string{"version_hash", "versionHash", "hash", "content_hash", "contentHash",
-		"dataset_hash", "datasetHash", "sha256", "checksum"}
+	MetaHashKeys = []string{"version_hash", "hash", "content_hash", "content_sha256", "sha256",
+		"checksum", "digest"}
 	// ManifestKindKeys are read as manifest.json's kind.
-	ManifestKindKeys = []string{"kind", "type", "bundle_type", "bundleType", "package_type", "packageType"}
+	ManifestKindKeys = []string{"kind", "type"}
 	// ManifestVersionKeys are read as manifest.json's format_version.
-	ManifestVersionKeys = []string{"format_version", "formatVersion", "version", "schema_version",
-		"schemaVersion", "bundle_version", "bundleVersion"}
+	ManifestVersionKeys = []string{"format_version", "version", "schema_version"}
 )
 
-// AliasKey returns the first of keys that raw (a decoded JSON object) holds
-// with a non-null value, and that value; "" when none.
+// AliasKey returns the key of raw (a decoded JSON object) that spells the
+// first of keys, with its non-null value; "" when none. A key spelled
+// exactly wins; otherwise case, separators and a leading "dataset",
+// "bundle" or "package" are ignored, so "versionHash", "dataset_version_hash"
+// and "Bundle-Type" read as version_hash and type.
 func AliasKey(raw any, keys []string) (string, any) {
 	m, ok := raw.(map[string]any)
 	if !ok {
@@ -36,6 +38,48 @@ func AliasKey(raw any, keys []string) (string, any) {
 	}
 	for _, k := range keys {
 		if v, ok := m[k]; ok && v != nil {
+			return k, v
+		}
+	}
+	names := slices.Sorted(maps.Keys(m))
+	for _, k := range keys {
+		nk := normKey(k)
+		for _, mk := range names {
+			if v := m[mk]; v != nil && normKey(mk) == nk {
+				return mk, v
+			}
+		}
+	}
+	return "", nil
+}
+
+// normKey folds a key for AliasKey: lower case, letters and digits only,
+// without a leading dataset / bundle / package qualifier.
+func normKey(k string) string {
+	var b strings.Builder
+	for _, r := range strings.ToLower(k) {
+		if r >= 'a' && r <= 'z' || r >= '0' && r <= '9' {
+			b.WriteRune(r)
+		}
+	}
+	s := b.String()
+	for _, p := range []string{"dataset", "bundle", "package"} {
+		if rest, ok := strings.CutPrefix(s, p); ok && rest != "" {
+			return rest
+		}
+	}
+	return s
+}
+
+// MetaHashKey finds meta.json's version hash: a MetaHashKeys spelling, or
+// else a "version" that holds a "sha256:…" value (people write the hash
+// there too). key is "" when there is none.
+func MetaHashKey(raw any) (key string, v any) {
+	if k, v := AliasKey(raw, MetaHashKeys); k != "" {
+		return k, v
+	}
+	if k, v := AliasKey(raw, []string{"version"}); k != "" {
+		if s, ok := v.(string); ok && strings.HasPrefix(strings.ToLower(strings.TrimSpace(s)), "sha256:") {
 			return k, v
 		}
 	}
@@ -71,8 +115,13 @@ func normalizeMeta(raw map[string]any) []byte {
 	}
 	put("name", MetaNameKeys)
 	put("description", []string{"description", "desc"})
-	put("version_hash", MetaHashKeys)
-	put("version", []string{"version"})
+	hashKey, hv := MetaHashKey(raw)
+	if s, ok := scalarText(hv); ok {
+		out["version_hash"] = s
+	}
+	if hashKey != "version" {
+		put("version", []string{"version"})
+	}
 	put("license", []string{"license"})
 	b, _ := json.Marshal(out)
 	return b

@@ -8,6 +8,7 @@ package dataset
 
 import (
 	"io"
+	"strings"
 
 	"eval752/app/finding"
 	"eval752/app/model"
@@ -69,6 +70,7 @@ type Bundle struct {
 	Checkers  []Asset               // entries under checkers/
 	Sections  []string              // full paths of sections/*.jsonl
 	SHA256    map[string]string     // entry name → hex sha256 of its bytes
+	Unread    []string              // entries refused or cut short (unsafe, over a cap, corrupt): not in SHA256
 }
 
 // Dataset is everything that was loaded.
@@ -98,6 +100,33 @@ type Dataset struct {
 	// Has records which formats were present at all (even if every record of
 	// it failed), so a rule can tell "no corpus manifest given" from "empty".
 	Has map[model.Format]bool
+
+	// KeyLines maps a whole-file document (config.yaml) to the line of
+	// each JSON pointer it sets, so findings about its one record can be
+	// located at the key's line (see Locate).
+	KeyLines map[string]map[string]int
+}
+
+// Locate gives findings about a whole-file document that carry a pointer
+// but no line (line 0) the line where that pointer, or its nearest parent
+// present in the document, was written. Other findings are unchanged.
+func (ds *Dataset) Locate(l finding.List) {
+	if len(ds.KeyLines) == 0 {
+		return
+	}
+	for i := range l {
+		f := &l[i]
+		lines := ds.KeyLines[f.Path]
+		if f.Line != 0 || f.Pointer == "" || lines == nil {
+			continue
+		}
+		for p := f.Pointer; p != ""; p = p[:strings.LastIndexByte(p, '/')] {
+			if n, ok := lines[p]; ok {
+				f.Line = n
+				break
+			}
+		}
+	}
 }
 
 // QrelsFile is a TREC qrels file: qid → docno → grade, with line numbers.

@@ -35,8 +35,8 @@ const (
 
 // readHead reads the start of r for format detection: headSize bytes, or
 // more until they hold one whole non-blank line. complete is true when the
-// head is all of r (or reading failed; the parser meets the error again).
-func readHead(r io.Reader, maxLine int64) (head []byte, complete bool) {
+// head is all of r; err is a read error other than the end of r.
+func readHead(r io.Reader, maxLine int64) (head []byte, complete bool, err error) {
 	limit := int64(maxHeadSize)
 	if maxLine > 0 && maxLine+1 < limit {
 		limit = maxLine + 1
@@ -48,11 +48,14 @@ func readHead(r io.Reader, maxLine int64) (head []byte, complete bool) {
 		}
 		n, err := io.ReadFull(r, head[len(head):want:want])
 		head = head[:len(head)+n]
+		if err == io.EOF || err == io.ErrUnexpectedEOF {
+			return head, true, nil
+		}
 		if err != nil {
-			return head, true
+			return head, true, err
 		}
 		if want >= limit || hasWholeLine(head) {
-			return head, false
+			return head, false, nil
 		}
 		head = append(make([]byte, 0, 2*want), head...)
 	}
@@ -117,6 +120,7 @@ type loader struct {
 }
 
 func (l *loader) finish() *Dataset {
+	l.ds.Locate(l.ds.Findings)
 	l.ds.Findings = l.ds.Findings.Normalize()
 	return l.ds
 }
@@ -239,9 +243,14 @@ func (l *loader) file(name string, r io.Reader, size int64, forced model.Format,
 	h := sha256.New()
 	cnt := &countWriter{}
 	src := io.TeeReader(ctxReader{l.ctx, r}, io.MultiWriter(h, cnt))
-	head, complete := readHead(src, l.opt.Limits.MaxLineBytes)
-	br := bufio.NewReaderSize(io.MultiReader(bytes.NewReader(head), src), headSize)
+	head, complete, herr := readHead(src, l.opt.Limits.MaxLineBytes)
 	info := InputInfo{Path: name, Size: size}
+	if herr != nil {
+		// the reader failed (a damaged zip entry reports itself): nothing
+		// can be said of the content
+		return info, herr
+	}
+	br := bufio.NewReaderSize(io.MultiReader(bytes.NewReader(head), src), headSize)
 
 	f := forced
 	if f == "" {
@@ -277,9 +286,14 @@ func (l *loader) file(name string, r io.Reader, size int64, forced model.Format,
 	case f == model.FormatRAGConfig:
 		l.ds.Has[f] = true
 		var m map[string]any
+		var at map[string]int
 		var fs finding.List
-		m, info.Lines, fs, err = ParseYAML(br, name, l.opt.Limits.MaxLineBytes)
+		m, at, info.Lines, fs, err = ParseYAML(br, name, l.opt.Limits.MaxLineBytes)
 		l.add(fs...)
+		if l.ds.KeyLines == nil {
+			l.ds.KeyLines = map[string]map[string]int{}
+		}
+		l.ds.KeyLines[name] = at
 		l.addRecord(f, Loc{Path: name, Line: 0}, m, nil, "", fc)
 	case f == model.FormatTRECQrels:
 		l.ds.Has[f] = true
@@ -727,11 +741,15 @@ func (l *loader) bundle(name string, r io.ReaderAt, size int64) error {
 		if err := l.ctx.Err(); err != nil {
 			return err
 		}
-		if e.Dir || !e.Safe {
+		if e.Dir {
+			continue
+		}
+		key := relName(e.Name, root) // the name the version hash and asset references use
+		if !e.Safe {
+			b.Unread = append(b.Unread, key)
 			continue
 		}
 		clean := rel(e)
-		key := relName(e.Name, root) // the name the version hash and asset references use
 		full := a.Full(e.Name)
 		kind, fc := classify(clean)
 		if osMetadata(e.Name) {
@@ -743,6 +761,7 @@ func (l *loader) bundle(name string, r io.ReaderAt, size int64) error {
 		}
 		rd, err := a.OpenEntry(e)
 		if err != nil {
+			b.Unread = append(b.Unread, key)
 			continue // reported
 		}
 		switch kind {
@@ -755,6 +774,8 @@ func (l *loader) bundle(name string, r io.ReaderAt, size int64) error {
 				b.SHA256[key] = rd.SHA256()
 			} else if l.ctx.Err() != nil {
 				return l.ctx.Err()
+			} else {
+				b.Unread = append(b.Unread, key)
 			}
 			asset := Asset{Path: clean, Full: full, Size: rd.Size()}
 			switch kind {
@@ -778,6 +799,8 @@ func (l *loader) bundle(name string, r io.ReaderAt, size int64) error {
 		rd.Close()
 		if rd.Err() == nil && ferr == nil {
 			b.SHA256[key] = info.SHA256
+		} else {
+			b.Unread = append(b.Unread, key)
 		}
 		info.Size = rd.Size()
 		l.ds.Inputs = append(l.ds.Inputs, info)

@@ -30,7 +30,7 @@ func TestParseYAML(t *testing.T) {
 		"not a mapping line",               // 19
 		"last: ~",                          // 20
 	}, "\n")
-	m, lines, fs, err := ParseYAML(strings.NewReader(in), "c.yaml", 0)
+	m, at, lines, fs, err := ParseYAML(strings.NewReader(in), "c.yaml", 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -45,6 +45,14 @@ func TestParseYAML(t *testing.T) {
 	}
 	if lines != 20 {
 		t.Errorf("lines %d", lines)
+	}
+	// every key and list item is located at its line (the last of a
+	// repeated key wins, as its value does)
+	for p, n := range map[string]int{"/model": 16, "/dimension": 3, "/nested": 9, "/nested/inner": 10,
+		"/nested/deeper/x": 12, "/list/0": 14, "/list/1": 15, "/last": 20} {
+		if at[p] != n {
+			t.Errorf("line of %s = %d, want %d", p, at[p], n)
+		}
 	}
 	var got []string
 	for _, f := range fs {

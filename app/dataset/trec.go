@@ -1,7 +1,10 @@
 package dataset
 
 import (
+	"errors"
+	"fmt"
 	"io"
+	"math"
 	"strconv"
 	"strings"
 
@@ -59,9 +62,9 @@ func ParseRun(r io.Reader, path string, maxLine int64) (run RunFile, lines int, 
 			fs = append(fs, RuleTRECSyntax.At(path, n, "", "run line %d has %d fields; want 6: qid Q0 docno rank score tag", n, len(f)))
 			return
 		}
-		s, perr := strconv.ParseFloat(f[4], 64)
-		if perr != nil {
-			fs = append(fs, RuleTRECSyntax.At(path, n, "", "run line %d: score %q is not a number", n, f[4]))
+		s, msg := RunScore(f[4], f[0], n)
+		if msg != "" {
+			fs = append(fs, RuleTRECSyntax.At(path, n, "", "%s", msg))
 			return
 		}
 		rank, _ := strconv.Atoi(f[3])
@@ -71,4 +74,20 @@ func ParseRun(r io.Reader, path string, maxLine int64) (run RunFile, lines int, 
 		run.Lines = append(run.Lines, RunLine{Line: n, QID: f[0], DocNo: f[2], Rank: rank, Score: s, Tag: f[5]})
 	})
 	return run, lines, append(lfs, fs...), err
+}
+
+// RunScore reads the score field of run line n (of query qid); msg is the
+// finding's message when the score is not a finite number. Every reader of
+// run files (in memory and streaming) rejects the same scores with it.
+func RunScore(field, qid string, n int) (score float64, msg string) {
+	s, err := strconv.ParseFloat(field, 64)
+	switch {
+	case err != nil && !errors.Is(err, strconv.ErrRange):
+		return 0, fmt.Sprintf("run line %d: score %q is not a number", n, field)
+	case math.IsNaN(s) || math.IsInf(s, 0):
+		// NaN has no place in a ranking; ±Inf (or a number too large for
+		// float64) ties with every other one
+		return 0, fmt.Sprintf("run line %d: score %q is not a finite number, so the ranking of query %q is undefined", n, field, qid)
+	}
+	return s, ""
 }

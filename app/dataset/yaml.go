@@ -21,15 +21,20 @@ import (
 // Anchors, aliases, flow collections, multi-line scalars and multiple
 // documents are not supported; such a line is one yaml.syntax finding and
 // reading goes on.
-func ParseYAML(r io.Reader, path string, maxLine int64) (m map[string]any, lines int, fs finding.List, err error) {
+//
+// at maps the JSON pointer of every key and list item to its line.
+func ParseYAML(r io.Reader, path string, maxLine int64) (m map[string]any, at map[string]int, lines int, fs finding.List, err error) {
 	// A frame is one mapping being filled; indent is the indentation of its
-	// keys (-1 until its first key), key the last key written into it.
+	// keys (-1 until its first key), key the last key written into it, ptr
+	// the mapping's own pointer.
 	type frame struct {
 		indent int
 		m      map[string]any
 		key    string
+		ptr    string
 	}
 	root := map[string]any{}
+	at = map[string]int{}
 	stack := []*frame{{indent: -1, m: root}}
 	docs := 0
 	lines, lfs, err := jsonl.Lines(r, path, maxLine, func(n int, raw []byte) {
@@ -64,7 +69,7 @@ func ParseYAML(r io.Reader, path string, maxLine int64) (m map[string]any, lines
 				fs = append(fs, RuleYAMLSyntax.At(path, n, "", "list item without a key above it"))
 				return
 			}
-			ptr := "/" + jsonl.EscapePointer(top.key)
+			ptr := top.ptr + "/" + jsonl.EscapePointer(top.key)
 			cur := top.m[top.key]
 			lst, ok := cur.([]any)
 			if cur != nil && !ok {
@@ -76,6 +81,7 @@ func ParseYAML(r io.Reader, path string, maxLine int64) (m map[string]any, lines
 				fs = append(fs, RuleYAMLSyntax.At(path, n, ptr, "%s", perr))
 				return
 			}
+			at[ptr+"/"+strconv.Itoa(len(lst))] = n
 			top.m[top.key] = append(lst, v)
 			return
 		}
@@ -95,15 +101,17 @@ func ParseYAML(r io.Reader, path string, maxLine int64) (m map[string]any, lines
 			}
 			child := map[string]any{}
 			top.m[top.key] = child
-			top = &frame{indent: indent, m: child}
+			top = &frame{indent: indent, m: child, ptr: top.ptr + "/" + jsonl.EscapePointer(top.key)}
 			stack = append(stack, top)
 		}
+		kp := top.ptr + "/" + jsonl.EscapePointer(key)
 		if _, dup := top.m[key]; dup {
-			fs = append(fs, RuleYAMLDuplicate.At(path, n, "/"+jsonl.EscapePointer(key), "key %q appears twice; the last value is kept", key))
+			fs = append(fs, RuleYAMLDuplicate.At(path, n, kp, "key %q appears twice; the last value is kept", key))
 		}
+		at[kp] = n
 		v, perr := scalar(val)
 		if perr != "" {
-			fs = append(fs, RuleYAMLSyntax.At(path, n, "/"+jsonl.EscapePointer(key), "%s", perr))
+			fs = append(fs, RuleYAMLSyntax.At(path, n, kp, "%s", perr))
 			top.key = ""
 			return
 		}
@@ -111,7 +119,7 @@ func ParseYAML(r io.Reader, path string, maxLine int64) (m map[string]any, lines
 		top.key = key
 	})
 	fs = append(lfs, fs...)
-	return root, lines, fs, err
+	return root, at, lines, fs, err
 }
 
 var yamlNumber = regexp.MustCompile(`^[-+]?(0|[1-9][0-9]*)(\.[0-9]*)?([eE][-+]?[0-9]+)?$|^[-+]?\.[0-9]+([eE][-+]?[0-9]+)?$`)

@@ -56,6 +56,7 @@ func Validate(ctx context.Context, inputs []dataset.Input, opt Options, progress
 	all := append(finding.List{}, ds.Findings...)
 	all = append(all, validate.Run(ds, opt.Validate)...)
 	all = append(all, audit.Rules(ds, opt.Audit)...)
+	ds.Locate(all)
 	return ds, all.Normalize(), nil
 }
 

@@ -300,7 +300,11 @@ func parseTime(s string) (time.Time, bool) {
 	if s == "" {
 		return time.Time{}, false
 	}
-	for _, layout := range []string{time.RFC3339Nano, "2006-01-02T15:04:05", "2006-01-02"} {
+	if t, ok := model.ParseInstant(s); ok {
+		return t, true
+	}
+	// validation reports these; scoring reads them as UTC
+	for _, layout := range []string{"2006-01-02T15:04:05", "2006-01-02"} {
 		if t, err := time.Parse(layout, s); err == nil {
 			return t, true
 		}

@@ -248,6 +248,7 @@ type lineIssue struct {
 	kind int // issue* below
 	num  int64
 	text string
+	qid  string
 }
 
 const (
@@ -551,7 +552,8 @@ func issueFinding(name string, n int, maxLine int64, is lineIssue) finding.Findi
 	case issueFields:
 		return dataset.RuleTRECSyntax.At(name, n, "", "run line %d has %d fields; want 6: qid Q0 docno rank score tag", n, is.num)
 	}
-	return dataset.RuleTRECSyntax.At(name, n, "", "run line %d: score %q is not a number", n, is.text)
+	_, msg := dataset.RunScore(is.text, is.qid, n)
+	return dataset.RuleTRECSyntax.At(name, n, "", "%s", msg)
 }
 
 // hashReader passes reads through, hashing and counting the bytes.
@@ -654,9 +656,9 @@ func parseBlock(b *rawBlock, maxLine int64, sc *scorer, byID map[string]int, bou
 			pb.issues = append(pb.issues, lineIssue{rel: rel, kind: issueFields, num: int64(nf)})
 			continue
 		}
-		s, err := strconv.ParseFloat(bstring(f[4]), 64)
-		if err != nil {
-			pb.issues = append(pb.issues, lineIssue{rel: rel, kind: issueScore, text: string(f[4])})
+		s, msg := dataset.RunScore(bstring(f[4]), bstring(f[0]), 0)
+		if msg != "" {
+			pb.issues = append(pb.issues, lineIssue{rel: rel, kind: issueScore, text: string(f[4]), qid: string(f[0])})
 			continue
 		}
 		if pb.tag == "" {

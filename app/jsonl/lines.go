@@ -50,7 +50,7 @@ var (
 		Code: "jsonl.line-too-long", Severity: finding.Error, Family: "jsonl",
 		Description: "a line is longer than the configured cap; it is skipped",
 		Source:      "spec §6 (huge lines must not exhaust memory)",
-		Hint:        "split the record or raise the line limit (Limits.MaxLineBytes)",
+		Hint:        "split the record or raise the cap (command line: --max-line-mb N)",
 	})
 	RuleNotObject = finding.Register(finding.Rule{
 		Code: "jsonl.not-object", Severity: finding.Error, Family: "jsonl",

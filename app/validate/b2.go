@@ -26,7 +26,7 @@ var (
 	ruleB2RegionShape = register(finding.Rule{
 		Code:        "b2.region-shape",
 		Severity:    finding.Error,
-		Description: "A gold region has exactly the shape seed 000 §3 gives for the annotation's modality (pdf {page} or {page,block}; image {}; ui_screenshot {bbox} with x0<x1, y0<y1; video {t_start,t_end} with 0 ≤ t_start < t_end; code {path,symbol} or {path,line}; conversation {turn}).",
+		Description: "A gold region has exactly the shape seed 000 §3 gives for the annotation's modality (pdf {page} or {page,block}; image {}; ui_screenshot {bbox} with x0<x1, y0<y1; video {t_start,t_end} with 0 ≤ t_start ≤ t_end (equal: an instant); code {path,symbol} or {path,line}; conversation {turn}).",
 		Source:      "seed 000 §3",
 		Hint:        "Write the region in the modality's shape from seed 000 §3; the resolver reads no other keys.",
 		Family:      "b2",
@@ -37,6 +37,14 @@ var (
 		Description: "Gold is a region, never a whole file: a region naming nothing more precise than the source, or covering all of it per the corpus manifest, is rejected (image {} is the seed's own whole-image region and allowed).",
 		Source:      "seed 000 §5 (禁止把 gold 文件整文件当 gold atom); §2 constraint 2",
 		Hint:        "Narrow the gold to the page, box, interval, symbol, line or turn that holds the answer; whole-file gold lets whole-file chunking score full marks.",
+		Family:      "b2",
+	})
+	ruleB2GoldAtom = register(finding.Rule{
+		Code:        "b2.gold-atom-id",
+		Severity:    finding.Error,
+		Description: "A gold entry names a source region, never an atom or chunk id (atom_id, chunk_id, atom, chunk): atom ids depend on the chunking the benchmark is meant to compare.",
+		Source:      "seed 000 §2 constraint 2 (gold 表达为「源 + 区域」,不是 atom id)",
+		Hint:        "Replace the atom id with the region it covers (e.g. {\"page\": 5}); the scorer resolves regions to each run's atoms.",
 		Family:      "b2",
 	})
 	ruleB2RegionExtent = register(finding.Rule{
@@ -303,8 +311,8 @@ func checkRegion(modality string, region any, src *model.CorpusEntry) []regionPr
 			shapeErr("/t_start", "t_start must be ≥ 0, got %s", fmtNum(s))
 			break
 		}
-		if s >= e {
-			shapeErr("/t_end", "t_start %s must be before t_end %s", fmtNum(s), fmtNum(e))
+		if s > e {
+			shapeErr("/t_end", "t_start %s must not be after t_end %s", fmtNum(s), fmtNum(e))
 			break
 		}
 		if src != nil && src.Duration != nil {
@@ -387,10 +395,8 @@ func asOfProblem(s string) string {
 	if t == "" {
 		return "as_of is empty"
 	}
-	for _, layout := range []string{time.RFC3339, "2006-01-02T15:04:05Z0700", "2006-01-02T15:04:05.999999999Z0700"} {
-		if _, err := time.Parse(layout, t); err == nil {
-			return ""
-		}
+	if _, ok := model.ParseInstant(t); ok {
+		return ""
 	}
 	if _, err := time.Parse("2006-01-02", t); err == nil {
 		return fmt.Sprintf("as_of %q is a date without a time and UTC offset", s)
@@ -562,6 +568,13 @@ func (c *checker) checkB2() {
 			}
 			if !found {
 				at(ruleB2Revision, "/origin/revision", "revision %q of %q is not in the corpus manifest (it has %s)", a.Origin.Revision, a.Origin.Dataset, listSome(revs))
+			}
+		}
+		for i := range a.Gold {
+			for _, k := range []string{"atom_id", "chunk_id", "atom", "chunk", "atom_ids", "chunk_ids"} {
+				if v, ok := rawField(r.Raw, "gold", i, k); ok {
+					at(ruleB2GoldAtom, jsonl.Pointer("gold", i, k), "gold[%d] names %s %s instead of a region of its source", i, k, showValue(v))
+				}
 			}
 		}
 		for i, g := range a.Gold {

@@ -69,6 +69,7 @@ var b2Cases = []ruleCase{
 		region("image", "img:cat.jpg", `{}`),
 		region("ui_screenshot", "ui:shot.png", `{"bbox":[10,20,300,200.5]}`),
 		region("video", "vid:clip.mp4", `{"t_start":1.5,"t_end":3}`),
+		region("video", "vid:clip.mp4", `{"t_start":5,"t_end":5}`), // an instant
 		region("code", "code:repo/main.go", `{"path":"main.go","symbol":"main"}`),
 		region("code", "code:repo/main.go", `{"path":"main.go","line":12}`),
 		region("conversation", "conv:d1", `{"turn":2}`),
@@ -80,7 +81,7 @@ var b2Cases = []ruleCase{
 		region("pdf", "mmlongbench:PH_2016.pdf", `{"page":5,"bbox":[1,2,3,4]}`),
 		region("image", "img:cat.jpg", `{"page":1}`),
 		region("ui_screenshot", "ui:shot.png", `{"bbox":[300,20,10,200]}`),
-		region("video", "vid:clip.mp4", `{"t_start":5,"t_end":5}`),
+		region("video", "vid:clip.mp4", `{"t_start":6,"t_end":5}`),
 		region("video", "vid:clip.mp4", `{"t_start":-1,"t_end":5}`),
 		region("code", "code:repo/main.go", `{"path":"main.go","symbol":"main","line":3}`),
 		region("conversation", "conv:d1", `{"turn":1.5}`),
@@ -119,6 +120,14 @@ var b2Cases = []ruleCase{
 			"sets/b2.jsonl:4:/gold/0/region", "sets/b2.jsonl:5:/gold/0/region", "sets/b2.jsonl:6:/gold/0/region",
 			"sets/b2.jsonl:7:/gold/0/region",
 		}},
+
+	{name: "regions only", code: "b2.gold-atom-id", ds: b2(goodB2, region("image", "img:cat.jpg", `{}`))},
+	{name: "atom ids as gold", code: "b2.gold-atom-id", ds: b2(
+		patch(goodB2, "gold/0/region", del, "gold/0/atom_id", "atom-17"),
+		patch(goodB2, "gold/0/chunk_id", "c3"),
+	),
+		want: []string{"sets/b2.jsonl:1:/gold/0/atom_id", "sets/b2.jsonl:2:/gold/0/chunk_id"},
+		msg:  `gold[0] names atom_id "atom-17" instead of a region of its source`},
 
 	{name: "inside extents", code: "b2.region-extent", ds: b2(
 		region("pdf", "mmlongbench:PH_2016.pdf", `{"page":10}`),
@@ -285,7 +294,7 @@ func share(split string, n, u int) []string {
 }
 
 func TestAsOfProblem(t *testing.T) {
-	ok := []string{"2024-01-01T00:00:00+00:00", "2024-01-01T00:00:00Z", "2024-02-29T23:59:59.123-05:30", "2024-01-01T00:00:00+0000"}
+	ok := []string{"2024-01-01T00:00:00+00:00", "2024-01-01T00:00:00Z", "2024-02-29T23:59:59.123-05:30", "2024-01-01T00:00:00+0000", "2024-01-01t00:00:00z"}
 	bad := []string{"2024-01-01", "2024-01-01T00:00:00", "2024-01-01 00:00:00+00:00", "2023-02-29T00:00:00Z", "01/02/2024"}
 	for _, s := range ok {
 		if p := asOfProblem(s); p != "" {

@@ -200,7 +200,7 @@ func (c *checker) checkMeta(b *dataset.Bundle) {
 		return
 	}
 	declared := strings.TrimSpace(m.V.VersionHash)
-	hashKey, _ := dataset.AliasKey(m.Raw, dataset.MetaHashKeys)
+	hashKey, _ := dataset.MetaHashKey(m.Raw)
 	if hashKey == "" {
 		hashKey = "version_hash"
 	}
@@ -219,9 +219,28 @@ func (c *checker) checkMeta(b *dataset.Bundle) {
 		return
 	}
 	want := dataset.VersionHash(b.SHA256)
+	var unread []string
+	for _, e := range b.Unread {
+		if dataset.InVersion(e) {
+			unread = append(unread, e)
+		}
+	}
+	if declared == "" && len(unread) > 0 {
+		c.add(ruleVersionHashMissing.At(m.Path, m.Line, "", "meta.json has no version_hash, and none can be computed: %s of the version could not be read (first: %s)", plural(len(unread), "entry", "entries"), unread[0]).
+			WithHint("Fix or remove the refused entries (see the zip findings), then validate again to get the value."))
+		return
+	}
 	if declared == "" {
 		c.add(ruleVersionHashMissing.At(m.Path, m.Line, "", "meta.json has no version_hash; the content hashes to %s", want).
 			WithHint("Add \"version_hash\": \"" + want + "\" to meta.json (" + versionHashRecipe + ")."))
+		return
+	}
+	if len(unread) > 0 {
+		// a refused entry's bytes were never read: any expected value
+		// would leave it out, and a hint to write it would be wrong
+		c.add(ruleVersionHashUnverifiable.At(m.Path, m.Line, hashPtr,
+			"%s cannot be checked: %s of the version could not be read (first: %s); see the zip findings", hashKey, plural(len(unread), "entry", "entries"), unread[0]).
+			WithHint("Fix or remove the refused entries, then validate again to check the version hash."))
 		return
 	}
 	ok, verifiable := dataset.MatchVersionHash(declared, want)

@@ -123,6 +123,23 @@ var bundleCases = []ruleCase{
 	{name: "meta.json outside its archive is not a mismatch", code: "bundle.version-hash", ds: looseMeta},
 	{name: "label", code: "bundle.version-hash-unverifiable", ds: bundleDS(goodManifest, `{"name":"d","version_hash":"v1.2-release"}`),
 		want: []string{"d.eval752.zip!meta.json:0:/version_hash"}},
+	// an entry the reader refused (zip bomb, damaged data) was never
+	// hashed: the declared hash cannot be checked, and no value suggested
+	{name: "refused entry: unverifiable", code: "bundle.version-hash-unverifiable", ds: withUnread(bundleDS(goodManifest, goodMeta)),
+		want: []string{"d.eval752.zip!meta.json:0:/version_hash"}, msg: "1 entry of the version could not be read (first: assets/big.bin)"},
+	{name: "refused entry: no mismatch", code: "bundle.version-hash", ds: withUnread(bundleDS(goodManifest, goodMeta))},
+	{name: "refused entry, no hash: no value suggested", code: "bundle.version-hash-missing", ds: withUnread(bundleDS(goodManifest, `{"name":"d"}`)),
+		want: []string{"d.eval752.zip!meta.json:0:"}, msg: "none can be computed"},
+}
+
+// withUnread adds an entry the reader refused to the bundle of ds.
+func withUnread(ds func() *dataset.Dataset) func() *dataset.Dataset {
+	return func() *dataset.Dataset {
+		d := ds()
+		d.Bundles[0].Entries = append(d.Bundles[0].Entries, "assets/big.bin")
+		d.Bundles[0].Unread = []string{"assets/big.bin"}
+		return d
+	}
 }
 
 // resultsDS: a loose item set (q-001, q-002), a bundle holding results.jsonl,

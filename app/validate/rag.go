@@ -3,6 +3,7 @@ package validate
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"strings"
 	"unicode/utf8"
 
@@ -583,7 +584,16 @@ func (c *checker) checkConfigHashes() {
 			continue
 		}
 		for _, kf := range configHashFormats {
-			v, ok := r.V[kf.key].(string)
+			var v string
+			var ok bool
+			switch x := r.V[kf.key].(type) {
+			case string:
+				v, ok = x, true
+			case json.Number:
+				// an unquoted all-digit hash is a YAML integer; its text
+				// is still the hash
+				v, ok = string(x), true
+			}
 			want := strings.ToLower(strings.TrimPrefix(strings.TrimSpace(v), "sha256:"))
 			if !ok || want == "" {
 				continue

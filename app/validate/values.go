@@ -3,6 +3,7 @@ package validate
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"math"
 	"strings"
 )
@@ -175,4 +176,16 @@ func fmtNum(f float64) string {
 func hasKey(raw any, key string) bool {
 	_, ok := rawField(raw, key)
 	return ok
+}
+
+// showValue renders a generic value for a message, as JSON, shortened.
+func showValue(v any) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Sprint(v)
+	}
+	if r := []rune(string(b)); len(r) > 60 {
+		return string(r[:57]) + "…"
+	}
+	return string(b)
 }
