@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"eval752/app/dataset"
+	"eval752/app/engine"
 	"eval752/app/finding"
 	"eval752/app/formats"
 	"eval752/app/itemscore"
@@ -145,11 +146,15 @@ func loadSet(ctx context.Context, cmd string, paths, runs []string, lim dataset.
 		return nil, nil, nil, err
 	}
 	defer closeAll()
-	ds, err := dataset.Load(ctx, inputs, dataset.Options{Limits: lim})
+	// the validation rules run too, so the warning counts what `validate`
+	// counts for the same files
+	eo := engine.DefaultOptions()
+	eo.Load.Limits = lim
+	ds, findings, err := engine.Validate(ctx, inputs, eo, nil)
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	warnFindings(stderr, cmd, ds.Findings)
+	warnFindings(stderr, cmd, findings)
 	set, err := itemscore.Score(ds, iopt)
 	if err != nil {
 		return nil, nil, nil, err

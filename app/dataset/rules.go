@@ -54,8 +54,8 @@ var (
 		Hint:        "nothing to do; if it is one of eval752's formats, name it in manifest.json files[].format",
 	})
 	RuleDecode = finding.Register(finding.Rule{
-		Code: "format.decode", Severity: finding.Warning, Family: "format",
-		Description: "a record passed the schema but does not fit the typed model; typed rules skip it",
+		Code: "format.decode", Severity: finding.Error, Family: "format",
+		Description: "a record passed the schema but does not fit the typed model (e.g. a number too large for float64); typed rules and scoring skip it",
 		Source:      "app/model (the typed definition of each format)",
 		Hint:        "check the field types against docs/formats.md",
 	})

@@ -210,6 +210,11 @@ var resultCases = []ruleCase{
 		// a2 is not in corpus/atoms.jsonl
 		want: []string{"r.eval752.zip!results.jsonl:1:/retrieved/1"}},
 
+	{name: "distinct retrieved ids", code: "result.retrieved-duplicate", ds: resultsDS("", []string{"a1", "a2"}, true, res1)},
+	{name: "a retrieved id twice", code: "result.retrieved-duplicate",
+		ds:   resultsDS("", []string{"a1", "a2"}, true, patch(res1, "retrieved", raw(`["a1","a2","a1"]`))),
+		want: []string{"r.eval752.zip!results.jsonl:1:/retrieved/2"}},
+
 	{name: "named table loaded", code: "result.atom-table-missing",
 		ds: resultsDS(`{"runs":[{"name":"base","atoms":"corpus/atoms.jsonl"}]}`, []string{"a1", "a2"}, true, res1)},
 	{name: "named table absent", code: "result.atom-table-missing",

@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -159,6 +160,30 @@ var (
 		Hint:        "Validate together with questions.jsonl.",
 		Family:      "rag",
 	})
+	ruleRAGPredDuplicate = register(finding.Rule{
+		Code:        "rag.prediction-duplicate",
+		Severity:    finding.Error,
+		Description: "A run has one prediction per qid (the scorer would keep the first and ignore the others).",
+		Source:      "seed 003 §6.2 (端到端结果保存: one record per qid of a run)",
+		Hint:        "Keep one line per (run_id, qid); split different runs into their own run_id or folder.",
+		Family:      "rag",
+	})
+	ruleRAGRankedDuplicate = register(finding.Rule{
+		Code:        "rag.ranked-duplicate",
+		Severity:    finding.Warning,
+		Description: "A ranked list (retrieved_chunk_ids, reranked_chunk_ids) names each chunk once; a repeat is scored at its first rank only.",
+		Source:      "seed 003 §6.2; trec_eval refuses duplicate docnos (reference/trec/SEMANTICS.md)",
+		Hint:        "Remove the repeated id: a ranking is a list of distinct chunks.",
+		Family:      "rag",
+	})
+	ruleRAGScoresLength = register(finding.Rule{
+		Code:        "rag.scores-length",
+		Severity:    finding.Warning,
+		Description: "vector_scores / rerank_scores, when given, have one score per id of retrieved_chunk_ids / reranked_chunk_ids.",
+		Source:      "seed 003 §6.2 (retrieved_chunk_ids with vector_scores, reranked_chunk_ids with rerank_scores)",
+		Hint:        "Write one score per id, in the same order; without them the list order alone is the ranking.",
+		Family:      "rag",
+	})
 	ruleRAGChunk = register(finding.Rule{
 		Code:        "rag.unknown-chunk",
 		Severity:    finding.Warning,
@@ -181,6 +206,22 @@ var (
 		Description: "A document, or a chunk of a document, whose review_state is not CLOUD_APPROVED is not searchable.",
 		Source:      "seed 003 §1.2 (在此之前严禁向量化…或激活检索)",
 		Hint:        "Set searchable to false until the document is CLOUD_APPROVED.",
+		Family:      "rag",
+	})
+	ruleRAGQrelsGrade = register(finding.Rule{
+		Code:        "rag.qrels-grade",
+		Severity:    finding.Error,
+		Description: "A run-specific qrels.tsv that grades seed-003 questions uses the 0–3 scale of seed 003 §7 (a grade above 3 would weigh more than a required evidence in nDCG).",
+		Source:      "seed 003 §7 (qrels 相关等级), §10 (qrels.tsv)",
+		Hint:        "Map the grades to 0–3 (3 answers the question, 2 supports a key point, 1 background, 0 not relevant).",
+		Family:      "rag",
+	})
+	ruleRAGQrelsQID = register(finding.Rule{
+		Code:        "rag.qrels-qid",
+		Severity:    finding.Warning,
+		Description: "Every qid of a qrels.tsv that grades seed-003 questions is one of the loaded questions (a typo makes a separate TREC query instead).",
+		Source:      "seed 003 §10 (qrels.tsv: qid 0 chunk_id relevance_grade)",
+		Hint:        "Fix the qid, or load the questions it belongs to; otherwise it is scored as a TREC query of its own.",
 		Family:      "rag",
 	})
 	ruleRAGConfigHash = register(finding.Rule{
@@ -277,8 +318,39 @@ func (c *checker) checkRAG() {
 	}
 
 	c.checkPredictions(once, haveQuestions, qids)
+	c.checkRunQrels(qids)
 	c.checkSearchable(ix)
 	c.checkConfigHashes()
+}
+
+// checkRunQrels checks the qrels files that grade seed-003 questions (at
+// least one of their qids is a question's): seed 003's grades and qids.
+func (c *checker) checkRunQrels(qids map[string]bool) {
+	if len(qids) == 0 {
+		return
+	}
+	for _, qf := range c.ds.Qrels {
+		isRAG := false
+		for _, q := range qf.Judgments {
+			if qids[q.QID] {
+				isRAG = true
+				break
+			}
+		}
+		if !isRAG {
+			continue
+		}
+		unknown := map[string]bool{}
+		for _, q := range qf.Judgments {
+			if q.Grade < 0 || q.Grade > 3 {
+				c.add(ruleRAGQrelsGrade.At(qf.Path, q.Line, "", "grade %d of chunk %q (qid %q) is outside seed 003's 0–3", q.Grade, q.DocNo, q.QID))
+			}
+			if !qids[q.QID] && !unknown[q.QID] {
+				unknown[q.QID] = true
+				c.add(ruleRAGQrelsQID.At(qf.Path, q.Line, "", "qid %q is not a loaded question, though this file grades seed-003 questions; it is scored as a TREC query of its own", q.QID))
+			}
+		}
+	}
 }
 
 func (c *checker) checkQID(once onceSet, haveQuestions bool, qids map[string]bool, l dataset.Loc, qid string) {
@@ -485,12 +557,37 @@ func (c *checker) checkPredictions(once onceSet, haveQuestions bool, qids map[st
 		}
 	}
 	haveChunks := c.has(model.FormatRAGChunk) || len(c.ds.Chunks) > 0
+	first := map[[2]string]dataset.Loc{}
 	for _, r := range c.ds.Preds {
 		if !r.Typed {
 			continue
 		}
 		p := r.V
 		c.checkQID(once, haveQuestions, qids, r.Loc, p.QID)
+		if f, dup := first[[2]string{p.RunID, p.QID}]; dup {
+			run := "this run"
+			if p.RunID != "" {
+				run = "run " + strconv.Quote(p.RunID)
+			}
+			c.add(ruleRAGPredDuplicate.At(r.Path, r.Line, "/qid", "%s already has a prediction for qid %q (first at %s); only the first is scored", run, p.QID, loc(f)))
+		} else {
+			first[[2]string{p.RunID, p.QID}] = r.Loc
+		}
+		for _, l := range []struct {
+			ids            []string
+			scores         []float64
+			name, scoreKey string
+		}{
+			{p.RetrievedChunkIDs, p.VectorScores, "retrieved_chunk_ids", "vector_scores"},
+			{p.RerankedChunkIDs, p.RerankScores, "reranked_chunk_ids", "rerank_scores"},
+		} {
+			if i, j := firstRepeat(l.ids); i >= 0 {
+				c.add(ruleRAGRankedDuplicate.At(r.Path, r.Line, jsonl.Pointer(l.name, j), "%s repeats %q at position %d (first at %d); it is scored at its first rank only", l.name, l.ids[j], j, i))
+			}
+			if len(l.scores) > 0 && len(l.scores) != len(l.ids) {
+				c.add(ruleRAGScoresLength.At(r.Path, r.Line, "/"+l.scoreKey, "%s has %d scores for %d ids of %s; the list order is used as the ranking", l.scoreKey, len(l.scores), len(l.ids), l.name))
+			}
+		}
 		type ref struct {
 			id, pointer string
 		}
@@ -613,4 +710,17 @@ func (c *checker) checkConfigHashes() {
 			}
 		}
 	}
+}
+
+// firstRepeat returns the positions (first, again) of the first id that
+// appears twice in ids, or -1, -1.
+func firstRepeat(ids []string) (first, again int) {
+	seen := make(map[string]int, len(ids))
+	for j, id := range ids {
+		if i, ok := seen[id]; ok {
+			return i, j
+		}
+		seen[id] = j
+	}
+	return -1, -1
 }

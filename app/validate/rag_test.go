@@ -214,6 +214,42 @@ var ragCases = []ruleCase{
 		chunks: []string{goodChunk}}),
 		want: []string{"runs/r1/predictions.jsonl:1:/retrieved_chunk_ids/1"}, msg: `2 of 3 chunk ids are not in chunks.jsonl (first: "cX")`},
 
+	{name: "one prediction per qid and run", code: "rag.prediction-duplicate", ds: ragDS(ragFiles{questions: []string{goodRAG},
+		preds: []string{goodPred, patch(goodPred, "run_id", "other")}})},
+	{name: "a qid predicted twice", code: "rag.prediction-duplicate", ds: ragDS(ragFiles{questions: []string{goodRAG},
+		preds: []string{goodPred, patch(goodPred, "retrieved_chunk_ids", raw(`["c2"]`))}}),
+		want: []string{"runs/r1/predictions.jsonl:2:/qid"}, msg: `already has a prediction for qid "q_test_0042" (first at runs/r1/predictions.jsonl:1)`},
+
+	{name: "distinct ranked ids", code: "rag.ranked-duplicate", ds: ragDS(ragFiles{preds: []string{goodPred}})},
+	{name: "repeated ranked ids", code: "rag.ranked-duplicate", ds: ragDS(ragFiles{preds: []string{
+		patch(goodPred, "retrieved_chunk_ids", raw(`["c1","c2","c1"]`)),
+		patch(goodPred, "qid", "q2", "reranked_chunk_ids", raw(`["c2","c2"]`)),
+	}}),
+		want: []string{"runs/r1/predictions.jsonl:1:/retrieved_chunk_ids/2", "runs/r1/predictions.jsonl:2:/reranked_chunk_ids/1"},
+		msg:  `retrieved_chunk_ids repeats "c1" at position 2 (first at 0)`},
+
+	{name: "one score per id, or none", code: "rag.scores-length", ds: ragDS(ragFiles{preds: []string{goodPred,
+		patch(goodPred, "qid", "q2", "vector_scores", raw(`[0.9,0.8]`))}})},
+	{name: "scores and ids differ in length", code: "rag.scores-length", ds: ragDS(ragFiles{preds: []string{
+		patch(goodPred, "vector_scores", raw(`[0.9]`)),
+		patch(goodPred, "qid", "q2", "reranked_chunk_ids", raw(`["c2"]`), "rerank_scores", raw(`[0.9,0.1]`)),
+	}}),
+		want: []string{"runs/r1/predictions.jsonl:1:/vector_scores", "runs/r1/predictions.jsonl:2:/rerank_scores"}},
+
+	{name: "seed-003 grades, TREC grades elsewhere", code: "rag.qrels-grade", ds: withQrels(ragDS(ragFiles{questions: []string{goodRAG}}),
+		dataset.QrelsFile{Path: "runs/r1/qrels.tsv", Judgments: []dataset.Qrel{{Line: 2, QID: "q_test_0042", DocNo: "c1", Grade: 3}, {Line: 3, QID: "q_test_0042", DocNo: "c2", Grade: 0}}},
+		dataset.QrelsFile{Path: "trec.qrels", Judgments: []dataset.Qrel{{Line: 1, QID: "301", DocNo: "d1", Grade: 5}}})},
+	{name: "grade 5 on a seed-003 question", code: "rag.qrels-grade", ds: withQrels(ragDS(ragFiles{questions: []string{goodRAG}}),
+		dataset.QrelsFile{Path: "runs/r1/qrels.tsv", Judgments: []dataset.Qrel{{Line: 2, QID: "q_test_0042", DocNo: "c1", Grade: 5}}}),
+		want: []string{"runs/r1/qrels.tsv:2:"}},
+	{name: "qids of questions", code: "rag.qrels-qid", ds: withQrels(ragDS(ragFiles{questions: []string{goodRAG}}),
+		dataset.QrelsFile{Path: "runs/r1/qrels.tsv", Judgments: []dataset.Qrel{{Line: 2, QID: "q_test_0042", DocNo: "c1", Grade: 3}}},
+		dataset.QrelsFile{Path: "trec.qrels", Judgments: []dataset.Qrel{{Line: 1, QID: "301", DocNo: "d1", Grade: 1}}})},
+	{name: "a typo among seed-003 qids, reported once", code: "rag.qrels-qid", ds: withQrels(ragDS(ragFiles{questions: []string{goodRAG}}),
+		dataset.QrelsFile{Path: "runs/r1/qrels.tsv", Judgments: []dataset.Qrel{{Line: 2, QID: "q_test_0042", DocNo: "c1", Grade: 3},
+			{Line: 3, QID: "q_test_0024", DocNo: "c1", Grade: 3}, {Line: 4, QID: "q_test_0024", DocNo: "c2", Grade: 1}}}),
+		want: []string{"runs/r1/qrels.tsv:3:"}},
+
 	{name: "chunks loaded", code: "rag.chunks-absent", ds: ragDS(ragFiles{preds: []string{goodPred}, chunks: []string{goodChunk}})},
 	{name: "chunks absent", code: "rag.chunks-absent", ds: ragDS(ragFiles{preds: []string{goodPred, goodPred}}),
 		want: []string{"runs/r1/predictions.jsonl:0:"}},
@@ -247,4 +283,14 @@ var configCases = []ruleCase{
 			dataset.InputInfo{Path: "data/documents.jsonl", Format: model.FormatRAGDocument, SHA256: shaX},
 			dataset.InputInfo{Path: "eval/anchored_judgments.jsonl", Format: model.FormatRAGJudgment, SHA256: shaY}),
 		want: []string{"runs/r1/config.yaml:0:/corpus_manifest_sha256"}},
+}
+
+// withQrels adds TREC qrels files to the dataset of ds.
+func withQrels(ds func() *dataset.Dataset, qf ...dataset.QrelsFile) func() *dataset.Dataset {
+	return func() *dataset.Dataset {
+		d := ds()
+		d.Has[model.FormatTRECQrels] = true
+		d.Qrels = append(d.Qrels, qf...)
+		return d
+	}
 }

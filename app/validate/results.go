@@ -45,6 +45,14 @@ var (
 		Hint:        "Add the run to run_config.json's runs so its numbers can be traced to a configuration.",
 		Family:      "result",
 	})
+	ruleResultRankedDuplicate = register(finding.Rule{
+		Code:        "result.retrieved-duplicate",
+		Severity:    finding.Warning,
+		Description: "A result's retrieved list names each atom once; a repeat is scored at its first rank only.",
+		Source:      "SPEC §4 (ranked retrieval); trec_eval refuses duplicate docnos (reference/trec/SEMANTICS.md)",
+		Hint:        "Remove the repeated id: a ranking is a list of distinct atoms.",
+		Family:      "result",
+	})
 	ruleResultAtomUnknown = register(finding.Rule{
 		Code:        "result.retrieved-unknown",
 		Severity:    finding.Warning,
@@ -157,6 +165,13 @@ func (c *checker) checkResults() {
 		}
 		if len(res.Retrieved) == 0 {
 			continue
+		}
+		rids := make([]string, len(res.Retrieved))
+		for i, ret := range res.Retrieved {
+			rids[i] = ret.ID
+		}
+		if i, j := firstRepeat(rids); i >= 0 {
+			c.add(ruleResultRankedDuplicate.At(r.Path, r.Line, jsonl.Pointer("retrieved", j), "retrieved repeats %q at position %d (first at %d); it is scored at its first rank only", rids[j], j, i))
 		}
 		if named != "" {
 			table = findTable(bpath, named)
