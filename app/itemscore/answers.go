@@ -9,6 +9,29 @@ import (
 	"eval752/app/model"
 )
 
+// responseText is the text of a result shown to people and matched against
+// references: its response, else its responses joined, else its verdict.
+func responseText(o *output) string {
+	switch {
+	case o.response != nil:
+		return *o.response
+	case len(o.responses) > 0:
+		return strings.Join(o.responses, ", ")
+	}
+	return o.verdict
+}
+
+// abstained reports whether a result refused: its refused flag when it has
+// one, else whether its response is a refusal (a phrase of the list). A
+// result with neither flag nor response did not refuse. Refusal metrics and
+// false recall (an abstaining run returns no evidence) both use it.
+func abstained(o *output, phrases []string) bool {
+	if o == nil || o.response == nil && o.refused == nil {
+		return false
+	}
+	return answer.Refused(o.refused, responseText(o), phrases)
+}
+
 // scoreAnswer fills the answer, judge and refusal values of one unit for a
 // run that answers (or, for refusal values only, gives refused flags). o is nil for a missing result: every value is then what
 // an empty answer scores (0), and the refusal indicators read "did not
@@ -18,14 +41,7 @@ func scoreAnswer(u *unitSpec, o *output, run *runOut, phrases []string, v map[st
 	if o == nil {
 		o = &output{}
 	}
-	resp := ""
-	if o.response != nil {
-		resp = *o.response
-	} else if len(o.responses) > 0 {
-		resp = strings.Join(o.responses, ", ")
-	} else if o.verdict != "" {
-		resp = o.verdict
-	}
+	resp := responseText(o)
 	var correct *bool
 	set := func(name string, ok bool) {
 		v[name] = b01(ok)
@@ -33,10 +49,7 @@ func scoreAnswer(u *unitSpec, o *output, run *runOut, phrases []string, v map[st
 	if u.item == nil {
 		// Refusal indicators: should_refuse is the positive class.
 		should := !u.Answerable
-		refused := answer.Refused(o.refused, resp, phrases)
-		if o.response == nil && o.refused == nil {
-			refused = false
-		}
+		refused := abstained(o, phrases)
 		set("refusal.detected", refused)
 		set("refusal.tp", should && refused)
 		set("refusal.fp", !should && refused)

@@ -570,3 +570,31 @@ func TestSetCapabilities(t *testing.T) {
 	check(t, "v1", items[1], []want{{"answer.exact", 1, "「甲」 = 「甲。」 after normalisation"}})
 	absent(t, "v1", items[1], "recall@10", "mrr", "ndcg@10")
 }
+
+// TestFutureGoldIsNoHit: seed 000 §2 constraint 4 — an atom observed after
+// the item's as_of 「不得作为 gold 命中」. q1 of b2Dataset with a6 (its p.6
+// gold) observed in 2025: the run retrieves a5 (0.8), a6 (0.5), so only
+// gold entry 0 is covered.
+//
+//	recall@5 = 1/2 (p.5 covered, p.6 only by a future atom)
+//	ndcg@5   = (1/log2 2) / (1/log2 2 + 1/log2 3) — a5 at rank 1, a6 now
+//	           non-relevant; ideal still two relevant entries
+func TestFutureGoldIsNoHit(t *testing.T) {
+	ds := b2Dataset()
+	ds.Atoms[1].V.ObservedAt = "2025-01-01T00:00:00Z"
+	ds.Results = []dataset.Rec[model.Result]{rec(model.Result{Run: "r1", ItemID: "q1", Response: sp("x"),
+		Retrieved: []model.Retrieved{ret("a5", 0.8), ret("a6", 0.5)}})}
+	set, err := Score(ds, DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	q1 := set.Runs[0].Items[0]
+	check(t, "q1", q1, []want{
+		{"recall@5", 0.5, "p.6 is covered only by a6, observed after as_of"},
+		{"ndcg@5", 1 / (1 + 1/lg(3)), "gain at rank 1 only; ideal two gains"},
+		{"temporal_correctness@5", 0, "a6 leaks future evidence"},
+	})
+	if !slices.Contains(q1.Flags, "future-gold") {
+		t.Errorf("flags %v, want future-gold", q1.Flags)
+	}
+}

@@ -330,7 +330,8 @@ func TestChunkQrelsMixedQIDs(t *testing.T) {
 // TestTRECOnlyUnchanged: TREC qrels and a run with no seed-003 question give
 // the Set the code before chunk qrels gave. The golden was written by the
 // previous release's itemscore.Score (git HEAD before this change, run on
-// the same files), not by this code.
+// the same files), not by this code; the one later change, reviewed as a
+// diff, is that each item's detail repeats its flags ("unjudged").
 func TestTRECOnlyUnchanged(t *testing.T) {
 	dir := filepath.Join("..", "score", "testdata", "trec_b_graded")
 	ds := load(t, [2]string{"qrels", readFile(t, filepath.Join(dir, "qrels"))}, [2]string{"run", readFile(t, filepath.Join(dir, "run"))})
@@ -343,4 +344,32 @@ func TestTRECOnlyUnchanged(t *testing.T) {
 	if string(got)+"\n" != want {
 		t.Errorf("TREC-only Set differs from the pre-change golden")
 	}
+}
+
+// TestRefusalTextIsAbstention: a run that answers an unanswerable question
+// with the refusal phrase (and no refused flag) abstained, for false recall
+// as for the refusal metrics; the same evidence with a made-up answer is a
+// false recall. Both predictions retrieve c1 without scores, which is
+// strong evidence (docs/metrics.md).
+func TestRefusalTextIsAbstention(t *testing.T) {
+	refusal, invented := "资料中没有相关信息。", "2025 年营业收入为 3.2 亿元。"
+	ds := &dataset.Dataset{
+		RAG: []dataset.Rec[model.RAGQuestion]{rec(model.RAGQuestion{QID: "u1", Query: "公司 2025 年的营业收入是多少？", Answerable: false})},
+		Preds: []dataset.Rec[model.RAGPrediction]{
+			{Loc: dataset.Loc{Path: "a.jsonl", Line: 1}, Typed: true, V: model.RAGPrediction{RunID: "a", QID: "u1", RetrievedChunkIDs: []string{"c1"}, Answer: &refusal}},
+			{Loc: dataset.Loc{Path: "b.jsonl", Line: 1}, Typed: true, V: model.RAGPrediction{RunID: "b", QID: "u1", RetrievedChunkIDs: []string{"c1"}, Answer: &invented}},
+		},
+	}
+	set, err := Score(ds, DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	check(t, "a/u1", set.Runs[0].Items[0], []want{
+		{"false_recall@10", 0, "refused in its answer: no evidence returned as an answer"},
+		{"refusal.tp", 1, "should refuse and refused"},
+	})
+	check(t, "b/u1", set.Runs[1].Items[0], []want{
+		{"false_recall@10", 1, "answered, with c1 (no score: strong) in the top 10"},
+		{"refusal.fn", 1, "should refuse, answered"},
+	})
 }

@@ -303,6 +303,7 @@ func (sc *scorer) scoreItem(u *unitSpec, ui int, r *runOut) ItemScore {
 		worst(it.Values)
 	}
 	it.Detail.Scores = it.Values
+	it.Detail.Flags = it.Flags
 	return it
 }
 
@@ -362,6 +363,15 @@ func (sc *scorer) scoreRetrieval(u *unitSpec, o *output, r *runOut, it *ItemScor
 				if a, ok := table.Lookup(x.id); ok {
 					if t, ok := parseTime(a.ObservedAt); ok && hasAsOf && t.After(asOfT) {
 						c.Future = true
+						if len(c.Gold) > 0 || c.Grade > 0 {
+							// seed 000 §2 constraint 4: evidence observed
+							// after as_of 不得作为 gold 命中 — it is judged
+							// non-relevant for this item
+							c.Gold, c.Grade = nil, 0
+							if !slices.Contains(it.Flags, "future-gold") {
+								it.Flags = append(it.Flags, "future-gold")
+							}
+						}
 					}
 					c.OtherHolder = a.Holder != "" && holder != "" && a.Holder != holder
 				}
@@ -374,7 +384,7 @@ func (sc *scorer) scoreRetrieval(u *unitSpec, o *output, r *runOut, it *ItemScor
 	}
 	cands = metrics.Canonicalize(cands)
 	q := g.query(cands)
-	q.Abstained = o != nil && o.refused != nil && *o.refused
+	q.Abstained = abstained(o, sc.opt.RefusalPhrases)
 	put := func(family string, k int) {
 		m := bindMetric(family, k)
 		it.Values[m.name] = m.f.Compute(q, k)

@@ -780,6 +780,7 @@ func (sc *scorer) scoreTRECQuery(u *unitSpec, docs []retrieved, run string, boun
 	sc.scoreRanking(g.query(cands), bound, &it)
 	appendRetrieved(&it, cands, sc.opt.Depth)
 	it.Detail.Scores = it.Values
+	it.Detail.Flags = it.Flags
 	return it
 }
 

@@ -8,7 +8,7 @@ var falseRecallFamily = Family{
 	Name:    "false_recall",
 	Group:   GroupSafety,
 	Cutoff:  RequiresCutoff,
-	Help:    "Unanswerable items only: 1 when the run did not abstain and returned strong evidence in the top k (a candidate with score ≥ the strong-evidence threshold, or any candidate when the run gives no scores). Lower is better.",
+	Help:    "Unanswerable items only: 1 when the run did not abstain (no refused flag, no refusal phrase in its answer) and returned strong evidence in the top k (a candidate with score ≥ the strong-evidence threshold, or any candidate when the run gives no scores). Lower is better.",
 	Formula: "[¬abstained ∧ ∃ i ≤ k : strong_i]",
 	Source:  "seed 000 §2.3, §4 (误召回率)",
 	Thresholds: map[int]Threshold{

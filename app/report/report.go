@@ -112,6 +112,10 @@ type RunItem struct {
 	Missing   bool               `json:"missing,omitempty"`
 	Retrieved []RetrievedMark    `json:"retrieved,omitempty"`
 	Scores    map[string]float64 `json:"scores,omitempty"` // per-item metric values
+	// Flags are what the scorer noticed on this item (duplicate-retrieved,
+	// unknown-id, ambiguous-gold, unresolved-judgment, scores-ignored,
+	// duplicate-result); docs/metrics.md says what each means.
+	Flags []string `json:"flags,omitempty"`
 }
 
 // RetrievedMark is one retrieved atom with its relevance mark.

@@ -156,6 +156,10 @@ func renderRunItem(r report.RunItem) app.UI {
 		app.If(r.Response != "", func() app.UI {
 			return app.P().Body(app.Span().Class("muted").Text("answer: "), app.Span().Class("resp").Text(r.Response))
 		}),
+		app.If(len(r.Flags) > 0, func() app.UI {
+			return app.P().Class("item-flags").Body(app.Span().Class("muted").Text("flags: "),
+				app.Range(r.Flags).Slice(func(i int) app.UI { return app.Span().Class("flag").Text(r.Flags[i]) }))
+		}),
 		app.If(len(r.Retrieved) > 0, func() app.UI {
 			return app.Ol().Class("retrieved").Body(app.Range(r.Retrieved).Slice(func(i int) app.UI {
 				m := r.Retrieved[i]
