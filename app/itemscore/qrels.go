@@ -86,6 +86,17 @@ func (sc *scorer) qrelsKeyFor(r *runOut) string {
 	return strings.Join(idx, ",")
 }
 
+// qrelsPaths names the chunk qrels files of key (see qrelsKeyFor).
+func (sc *scorer) qrelsPaths(key string) []string {
+	var out []string
+	for _, s := range strings.Split(key, ",") {
+		if i, err := strconv.Atoi(s); err == nil && i >= 0 && i < len(sc.qrels) {
+			out = append(out, sc.qrels[i].path)
+		}
+	}
+	return out
+}
+
 // qrelsFor merges the grades for qid of the files named by key, keeping a
 // chunk's highest grade. ok is false when key names no file (the run has no
 // chunk qrels at all); a nil map with ok means the files do not judge qid.

@@ -75,6 +75,10 @@ type RunScores struct {
 	Sets []string `json:"sets"`
 	// Unknown lists result item ids that match no unit (reported, not scored).
 	Unknown []string `json:"unknown,omitempty"`
+	// Qrels are the run-specific qrels files (seed 003 §10 qrels.tsv)
+	// that judge this run's seed-003 units, in load order; a paired
+	// comparison says when two runs were judged by different ones.
+	Qrels []string `json:"qrels,omitempty"`
 }
 
 // Resolved is one row of the resolution table: a gold entry (or evidence

@@ -5,6 +5,7 @@ import (
 	"math"
 	"slices"
 	"strconv"
+	"strings"
 
 	"eval752/app/itemscore"
 	"eval752/app/metrics"
@@ -119,6 +120,9 @@ func Compare(set *itemscore.Set, runA, runB string, opt Options) (*report.Report
 			}
 		}
 	}
+	if note := truthNote(set.Runs[ia], set.Runs[ib]); note != "" {
+		sum.Notes = append(sum.Notes, note)
+	}
 	// Verdicts on the headline metrics, per set when there are several.
 	head := []int{0}
 	if len(v.unitSets()) > 1 {
@@ -162,6 +166,28 @@ func Compare(set *itemscore.Set, runA, runB string, opt Options) (*report.Report
 	rep.Sections = append(rep.Sections, v.disagreementSection(runA, runB))
 	rep.Items = v.itemDetails()
 	return rep, nil
+}
+
+// truthNote says when two runs' seed-003 units were judged by different
+// run-specific qrels files (seed 003 §10: every system of one comparison
+// table must be judged from the same anchored-judgment snapshot). Different
+// files are normal for different chunkings; one run without any is not: its
+// chunks are judged only by the anchors that resolve, and its figures carry
+// unjudged flags.
+func truthNote(a, b itemscore.RunScores) string {
+	if slices.Equal(a.Qrels, b.Qrels) {
+		return ""
+	}
+	name := func(r itemscore.RunScores) string {
+		if len(r.Qrels) == 0 {
+			return r.Run + ": no qrels.tsv"
+		}
+		return r.Run + ": " + strings.Join(r.Qrels, ", ")
+	}
+	if len(a.Qrels) == 0 || len(b.Qrels) == 0 {
+		return fmt.Sprintf("The runs were judged by different truth sets (%s; %s): only one has run-specific qrels, so the other's retrieved chunks are judged only where the anchored judgments resolve — compare its flagged figures with care, and resolve qrels for both from the same judgment snapshot (seed 003 §10).", name(a), name(b))
+	}
+	return fmt.Sprintf("The runs were judged by different qrels files (%s; %s): fine for different chunkings if both were resolved from the same anchored-judgment snapshot — check judgment_set_sha256 in their config.yaml (seed 003 §10).", name(a), name(b))
 }
 
 // pairRow is one compared figure: label, descriptor and its paired figure
@@ -250,7 +276,25 @@ func (v *view) pairMeans(s stratum, ms []int) []pairFig {
 	for k, m := range ms {
 		ds[k], as[k], bs[k] = v.metrics[m], v.cols[0][m], v.cols[1][m]
 	}
-	return v.pairGroup(s, ds, as, bs)
+	figs := v.pairGroup(s, ds, as, bs)
+	// each run's figure carries its own flags over the paired units, as
+	// in the score report (unjudged, unresolved judgments, ambiguous gold)
+	for k, m := range ms {
+		idx := v.pairedUnits(s, as[k], bs[k])
+		figs[k].A.Flag, figs[k].B.Flag = v.flags(0, m, idx), v.flags(1, m, idx)
+	}
+	return figs
+}
+
+// pairedUnits lists the units of s where both columns have a value.
+func (v *view) pairedUnits(s stratum, a, b []float64) []int {
+	var idx []int
+	for _, i := range s.Idx {
+		if !math.IsNaN(a[i]) && !math.IsNaN(b[i]) {
+			idx = append(idx, i)
+		}
+	}
+	return idx
 }
 
 // pairGroup compares metric k of A (colsA[k]) with B (colsB[k]) over the
@@ -261,12 +305,9 @@ func (v *view) pairGroup(s stratum, ds []metrics.Descriptor, colsA, colsB [][]fl
 	out := make([]pairFig, len(ds))
 	idxs := make([][]int, len(ds))
 	for k := range ds {
+		idxs[k] = v.pairedUnits(s, colsA[k], colsB[k])
 		for _, i := range s.Idx {
-			na, nb := math.IsNaN(colsA[k][i]), math.IsNaN(colsB[k][i])
-			switch {
-			case !na && !nb:
-				idxs[k] = append(idxs[k], i)
-			case na != nb:
+			if math.IsNaN(colsA[k][i]) != math.IsNaN(colsB[k][i]) {
 				out[k].OnlyOne++
 			}
 		}
@@ -274,9 +315,17 @@ func (v *view) pairGroup(s stratum, ds []metrics.Descriptor, colsA, colsB [][]fl
 	o := v.opt
 	for _, g := range groupByUnits(idxs) {
 		idx := idxs[g[0]]
-		n := 0
+		// n: units with a result — of A, of B, of both (the difference)
+		n, nA, nB := 0, 0, 0
 		for _, i := range idx {
-			if !v.item(0, i).Missing && !v.item(1, i).Missing {
+			ma, mb := v.item(0, i).Missing, v.item(1, i).Missing
+			if !ma {
+				nA++
+			}
+			if !mb {
+				nB++
+			}
+			if !ma && !mb {
 				n++
 			}
 		}
@@ -293,8 +342,8 @@ func (v *view) pairGroup(s stratum, ds []metrics.Descriptor, colsA, colsB [][]fl
 		for j, k := range g {
 			a, b, d := cols[3*j], cols[3*j+1], cols[3*j+2]
 			pf := &out[k]
-			pf.A = figure{Value: stats.Mean(a), Lo: cis[3*j].Low, Hi: cis[3*j].High, N: n, Denom: len(idx)}
-			pf.B = figure{Value: stats.Mean(b), Lo: cis[3*j+1].Low, Hi: cis[3*j+1].High, N: n, Denom: len(idx)}
+			pf.A = figure{Value: stats.Mean(a), Lo: cis[3*j].Low, Hi: cis[3*j].High, N: nA, Denom: len(idx)}
+			pf.B = figure{Value: stats.Mean(b), Lo: cis[3*j+1].Low, Hi: cis[3*j+1].High, N: nB, Denom: len(idx)}
 			pf.Diff = figure{Value: stats.Mean(d), Lo: cis[3*j+2].Low, Hi: cis[3*j+2].High, N: n, Denom: len(idx)}
 			pf.Win, pf.Tie, pf.Los = stats.WinTieLoss(b, a, ds[k].HigherIsBetter)
 			if ds[k].Binary && !slices.Contains(descriptiveBinary, ds[k].Name) {
@@ -399,9 +448,14 @@ func (v *view) pairTableOn(id, title, key string, ss []int, rows []pairRow, runA
 				row = append(row, report.Cell{Text: v.strata[s].Value})
 			}
 			diff := pf.Diff.cell(metrics.Descriptor{}, pr.Desc.Name, label, runB+" − "+runA)
+			var dflags []string
 			if pf.Diff.Denom > 0 && pf.Diff.Denom < smallN {
-				diff.Flag = fmt.Sprintf("n<%d: interval unreliable", smallN)
+				dflags = append(dflags, fmt.Sprintf("n<%d: interval unreliable", smallN))
 			}
+			if pf.A.Flag != "" || pf.B.Flag != "" {
+				dflags = append(dflags, "compares flagged figures")
+			}
+			diff.Flag = strings.Join(dflags, "; ")
 			row = append(row,
 				pf.A.cell(v.descFor(pr.Desc, s), pr.Desc.Name, label, runA),
 				pf.B.cell(v.descFor(pr.Desc, s), pr.Desc.Name, label, runB),
@@ -421,7 +475,11 @@ func (v *view) pairTableOn(id, title, key string, ss []int, rows []pairRow, runA
 			} else {
 				row = append(row, report.Cell{Text: "—"}, report.Cell{Text: "—"}, report.Cell{Text: "—"})
 			}
-			row = append(row, report.Cell{Text: pf.verdict(pr.Desc, 1-v.opt.Level)})
+			verdict := pf.verdict(pr.Desc, 1-v.opt.Level)
+			if (pf.A.Flag != "" || pf.B.Flag != "") && (verdict == "B better" || verdict == "B worse") {
+				verdict += " (flagged)" // e.g. one run's candidates unjudged: a lower bound
+			}
+			row = append(row, report.Cell{Text: verdict})
 			t.Rows = append(t.Rows, row)
 		}
 	}

@@ -3,6 +3,8 @@ package score
 import (
 	"fmt"
 	"math"
+	"slices"
+	"strings"
 	"testing"
 
 	"eval752/app/itemscore"
@@ -184,4 +186,45 @@ func TestCompareGolden(t *testing.T) {
 		}
 		return rep
 	})
+}
+
+// TestCompareFlagsAndTruth: a paired comparison keeps each run's flags and
+// own n, and says when only one run was judged by run-specific qrels. Set:
+// u1, u2 on mrr. Run a (judged by runs/a/qrels.tsv) answered both; run b
+// has no qrels of its own, no result for u2 (missing → 0) and an unjudged
+// candidate on u1.
+func TestCompareFlagsAndTruth(t *testing.T) {
+	set := &itemscore.Set{
+		Units:   []itemscore.Unit{{ID: "u1", Answerable: true}, {ID: "u2", Answerable: true}},
+		Metrics: []metrics.Descriptor{desc(t, "mrr")},
+		Runs: []itemscore.RunScores{
+			{Run: "a", Qrels: []string{"runs/a/qrels.tsv"}, Items: []itemscore.ItemScore{
+				{Values: map[string]float64{"mrr": 1}}, {Values: map[string]float64{"mrr": 0.5}}}},
+			{Run: "b", Items: []itemscore.ItemScore{
+				{Values: map[string]float64{"mrr": 0}, Unjudged: 2, Flags: []string{"unjudged"}},
+				{Missing: true, Values: map[string]float64{"mrr": 0}}}},
+		},
+	}
+	rep, err := Compare(set, "a", "b", DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	row := compareRow(t, rep, "compare.retrieval.all", "mrr")
+	if *row["a"].N != 2 || *row["b"].N != 1 || *row["diff"].N != 1 || *row["diff"].Denom != 2 {
+		t.Errorf("n: a %d b %d diff %d/%d, want 2, 1, 1/2", *row["a"].N, *row["b"].N, *row["diff"].N, *row["diff"].Denom)
+	}
+	if row["a"].Flag != "" || row["b"].Flag != "unjudged: 1 item" || !strings.Contains(row["diff"].Flag, "compares flagged figures") {
+		t.Errorf("flags: a %q b %q diff %q", row["a"].Flag, row["b"].Flag, row["diff"].Flag)
+	}
+	var notes []string
+	for _, s := range rep.Sections {
+		if s.ID == "summary" {
+			notes = s.Notes
+		}
+	}
+	if !slices.ContainsFunc(notes, func(n string) bool {
+		return strings.Contains(n, "different truth sets (a: runs/a/qrels.tsv; b: no qrels.tsv)")
+	}) {
+		t.Errorf("summary notes %q lack the truth-set note", notes)
+	}
 }
