@@ -79,6 +79,9 @@ func runTrec(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		}
 		return ExitCantRun // bad measure or parameters
 	}
+	if res.QrelsHeader > 0 {
+		fmt.Fprintf(stderr, "eval752 trec: note: %s:%d is a header line (qid … relevance_grade, as seed 003 §10 writes qrels.tsv); skipped — trec_eval would read it as a query \"qid\"\n", pos[0], res.QrelsHeader)
+	}
 	if err := res.Write(stdout, *perQuery); err != nil {
 		fmt.Fprintf(stderr, "eval752 trec: %v\n", err)
 		return ExitCantRun

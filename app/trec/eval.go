@@ -106,6 +106,9 @@ type Result struct {
 	Summary []float64 `json:"summary"`
 	// NumQueries is num_q: queries averaged over.
 	NumQueries int `json:"num_q"`
+	// QrelsHeader is the line of a header line of the qrels that was
+	// skipped ("qid 0 chunk_id relevance_grade", seed 003 §10); 0 if none.
+	QrelsHeader int64 `json:"qrels_header,omitempty"`
 }
 
 // Value returns a query's value of a printed column name ("P_10").
@@ -180,6 +183,7 @@ func Evaluate(qrels []Judgment, run []Doc, opt Options) (*Result, error) {
 // qrelsSet is the qrels grouped by qid, sorted by qid bytewise.
 type qrelsSet struct {
 	queries []qrelsQuery
+	header  int64 // line of a skipped header line (0: none)
 }
 
 func (s *qrelsSet) index() map[string]int {
@@ -332,7 +336,7 @@ func (e *evaluator) cleanBogus(i int) {
 
 func (e *evaluator) summarise(runID string) *Result {
 	p := e.plan
-	r := &Result{RunID: runID, Columns: p.columns, NumQueries: len(e.qs.queries)}
+	r := &Result{RunID: runID, Columns: p.columns, NumQueries: len(e.qs.queries), QrelsHeader: e.qs.header}
 	sum := make([]float64, p.nvalues)
 	for i := range e.qs.queries {
 		v := e.values[i]

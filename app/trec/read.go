@@ -112,6 +112,7 @@ func parseQrels(data []byte, name string) (*qrelsSet, error) {
 	s := &qrelsSet{}
 	idx := map[string]int{}
 	var lineNo int64
+	first := true
 	for len(data) > 0 {
 		var line []byte
 		line, data = cutLine(data)
@@ -121,6 +122,15 @@ func parseQrels(data []byte, name string) (*qrelsSet, error) {
 			continue
 		}
 		qid, docno, rel, ok := qrelsFields(line[cs:])
+		if first && ok && isHeader(qid, rel) {
+			// seed 003 §10 writes qrels.tsv with a header line
+			// "qid 0 chunk_id relevance_grade"; trec_eval would read a
+			// query "qid" and then abort for want of its results
+			s.header = lineNo
+			first = false
+			continue
+		}
+		first = false
 		if !ok {
 			return nil, &InputError{File: name, Line: lineNo, Msg: fmt.Sprintf(
 				"malformed qrels line (want 4 fields: qid iter docno rel): %q", clip(line))}
@@ -139,6 +149,12 @@ func parseQrels(data []byte, name string) (*qrelsSet, error) {
 	}
 	s.sortQueries()
 	return s, nil
+}
+
+// isHeader reports whether a first qrels line is a column header: the qid
+// column says "qid" and the grade column is not a number.
+func isHeader(qid, rel []byte) bool {
+	return bytes.EqualFold(qid, []byte("qid")) && len(rel) > 0 && !(rel[0] >= '0' && rel[0] <= '9' || rel[0] == '-' || rel[0] == '+')
 }
 
 // cutLine splits data at its first '\n': the line without the newline, and

@@ -378,3 +378,30 @@ func TestInMemoryAPI(t *testing.T) {
 		t.Errorf("registry entry for ndcg_cut incomplete: %+v", m)
 	}
 }
+
+// TestQrelsHeader: seed 003 §10's qrels.tsv starts with the header line
+// "qid 0 chunk_id relevance_grade"; it is skipped (and reported), so the
+// file scores as it does without it. A qid "qid" with a numeric grade is a
+// judgment, not a header.
+func TestQrelsHeader(t *testing.T) {
+	o := opts("map")
+	plain, err := EvaluateBytes([]byte(qrelsA), []byte(runA), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	withHeader, err := EvaluateBytes([]byte("qid 0 chunk_id relevance_grade\n"+qrelsA), []byte(runA), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var a, b bytes.Buffer
+	plain.Write(&a, true)
+	withHeader.Write(&b, true)
+	if a.String() != b.String() || withHeader.QrelsHeader != 1 || plain.QrelsHeader != 0 {
+		t.Errorf("header: %q vs %q (header line %d)", a.String(), b.String(), withHeader.QrelsHeader)
+	}
+	o.Complete = true
+	r, err := EvaluateBytes([]byte("qid 0 d1 1\n"+qrelsA), []byte(runA), o)
+	if err != nil || r.QrelsHeader != 0 || r.NumQueries != 2 {
+		t.Errorf("numeric grade: header %d num_q %d err %v, want a second query", r.QrelsHeader, r.NumQueries, err)
+	}
+}
