@@ -97,9 +97,15 @@ func Load(ctx context.Context, inputs []Input, opt Options) (*Dataset, error) {
 		}
 	}
 	l.report(true)
-	for _, in := range inputs {
+	for i, in := range inputs {
 		if err := ctx.Err(); err != nil {
 			return l.finish(), err
+		}
+		if dup, err := repeated(ctx, inputs[:i], in); err != nil {
+			return l.finish(), err
+		} else if dup {
+			l.add(RuleRepeated.At(in.Name, 0, "", "%s was given twice with the same content; it is read once", in.Name))
+			continue
 		}
 		if err := l.input(in); err != nil {
 			return l.finish(), err
@@ -107,6 +113,28 @@ func Load(ctx context.Context, inputs []Input, opt Options) (*Dataset, error) {
 	}
 	l.report(true)
 	return l.finish(), nil
+}
+
+// repeated reports whether in is an earlier input given again: the same
+// name, size and bytes (two different files may share a name).
+func repeated(ctx context.Context, earlier []Input, in Input) (bool, error) {
+	for _, e := range earlier {
+		if e.Name != in.Name || e.Size != in.Size || e.R == nil || in.R == nil {
+			continue
+		}
+		a, err := hashReaderAt(ctx, e.R, e.Size)
+		if err != nil {
+			return false, err
+		}
+		b, err := hashReaderAt(ctx, in.R, in.Size)
+		if err != nil {
+			return false, err
+		}
+		if a == b {
+			return true, nil
+		}
+	}
+	return false, nil
 }
 
 type loader struct {

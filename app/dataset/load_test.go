@@ -206,3 +206,19 @@ func TestJSONNamedJSONL(t *testing.T) {
 		t.Errorf("findings %v items %d", codes(ds.Findings), len(ds.Items))
 	}
 }
+
+// TestRepeatedInput: the same file given twice is read once (one info, no
+// duplicate-id findings against itself); a different file of the same name
+// is read as its own input.
+func TestRepeatedInput(t *testing.T) {
+	items := seedFile(t, "items.jsonl")
+	ds := load(t, memInput("a.jsonl", []byte(items)), memInput("a.jsonl", []byte(items)))
+	if got := codes(ds.Findings); len(got) != 1 || !strings.Contains(got[0], "info input.repeated") || len(ds.Items) != 2 {
+		t.Errorf("same file twice: %v, %d items", got, len(ds.Items))
+	}
+	other := strings.Replace(items, "q-001", "q-009", 1)
+	ds = load(t, memInput("a.jsonl", []byte(items)), memInput("a.jsonl", []byte(other)))
+	if len(ds.Findings) != 0 || len(ds.Items) != 4 {
+		t.Errorf("two files named a.jsonl: %v, %d items", codes(ds.Findings), len(ds.Items))
+	}
+}

@@ -59,6 +59,12 @@ var (
 		Source:      "app/model (the typed definition of each format)",
 		Hint:        "check the field types against docs/formats.md",
 	})
+	RuleRepeated = finding.Register(finding.Rule{
+		Code: "input.repeated", Severity: finding.Info, Family: "input",
+		Description: "the same file (same name and content) was given twice; it is read once",
+		Source:      "spec §3 (findings are de-duplicated; a record is not its own duplicate)",
+		Hint:        "nothing to do; give each file once",
+	})
 	RuleTRECSyntax = finding.Register(finding.Rule{
 		Code: "trec.syntax", Severity: finding.Error, Family: "trec",
 		Description: "a TREC qrels/run line does not have the expected columns",
