@@ -57,6 +57,7 @@ bench-trec: build
 
 readme: build
 	bin/eval752 doc-tables --update README.md
+	bin/eval752 doc-tables --update docs/metrics.md
 
 clean:
 	rm -rf bin $(WEB) dist

@@ -25,6 +25,7 @@ var docTables = []struct {
 }{
 	{"rules", RuleTable},
 	{"metrics", MetricTable},
+	{"metric-reference", metrics.MarkdownTable}, // docs/metrics.md
 }
 
 // RuleTable renders the rule registry as a Markdown table.
@@ -41,21 +42,30 @@ func mdCell(s string) string {
 	return strings.ReplaceAll(strings.ReplaceAll(s, "|", `\|`), "\n", " ")
 }
 
-// UpdateDocTables replaces each marked section of doc with its generated table.
+// UpdateDocTables replaces each marked section of doc with its generated
+// table; a document holds the markers of some of the tables, at least one.
 func UpdateDocTables(doc []byte) ([]byte, error) {
+	found := 0
 	for _, t := range docTables {
 		begin := []byte("<!-- " + t.name + ":begin -->\n")
 		end := []byte("<!-- " + t.name + ":end -->")
 		i := bytes.Index(doc, begin)
 		j := bytes.Index(doc, end)
-		if i < 0 || j < i {
-			return nil, fmt.Errorf("markers for %q not found", t.name)
+		if i < 0 && j < 0 {
+			continue
 		}
+		if i < 0 || j < i {
+			return nil, fmt.Errorf("markers for %q are incomplete", t.name)
+		}
+		found++
 		var out bytes.Buffer
 		out.Write(doc[:i+len(begin)])
 		out.WriteString(t.gen())
 		out.Write(doc[j:])
 		doc = out.Bytes()
+	}
+	if found == 0 {
+		return nil, fmt.Errorf("no table markers found")
 	}
 	return doc, nil
 }
