@@ -9,7 +9,7 @@
 //     split rules, 4-gram coverage of v1 paraphrases, document concentration
 //     (Rules, and Draft for one category at a time).
 //   - The refusal audit (seed 002 "拒答题要审计"): each refuse question's most
-//     similar corpus passage by TF-IDF cosine over character n-grams.
+//     similar corpus passage by idf²-weighted character n-gram coverage.
 //   - Leakage (seed 003 §3.3, §4.5): exact and MinHash near duplicates
 //     across splits, duplicate families across splits, gold answers inside
 //     the retrievable corpus.
@@ -127,7 +127,7 @@ func gateSection(fs finding.List) report.Section {
 
 func refusalSection(ref refusalResult, opt Options) report.Section {
 	s := report.Section{ID: "refusal", Title: "Refusal audit",
-		Text: []string{fmt.Sprintf("Each refuse / unanswerable question is a query against %d corpus passage(s); similarity is the TF-IDF cosine over character %s-grams (0 = nothing in common, 1 = same n-grams). Questions at or above %.2f are flagged for a human to read the passage. The scale is lexical, lower than an embedding cosine: seed 002's 0.65 does not carry over.",
+		Text: []string{fmt.Sprintf("Each refuse / unanswerable question is a query against %d corpus passage(s); similarity is the share of the question's character %s-grams that its closest passage holds, each weighted by idf² so that rare terms count most (0 = nothing in common, 1 = every n-gram of the question is in the passage). Questions at or above %.2f are flagged for a human to read the passage. The scale is lexical, not an embedding cosine: seed 002's 0.65 does not carry over.",
 			ref.Passages, gramsLabel(opt.SimilarityGrams), opt.RefusalThreshold)}}
 	dist := report.Table{ID: "refusal-distribution", Title: "Top-1 similarity by answerability",
 		Columns: []report.Column{{Key: "group", Label: "questions"}, {Key: "n", Label: "n"}, {Key: "median", Label: "median"},

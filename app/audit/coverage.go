@@ -62,7 +62,7 @@ func docCoverageTable(ds *dataset.Dataset, qs []dataset.Rec[model.V2Question]) r
 			r.title = c.V.DocTitle
 		}
 		if c.V.Clause != "" {
-			r.clauses[c.V.Clause] = true
+			r.clauses[clauseNo(c.V.Clause)] = true
 		}
 	}
 	total := 0
@@ -74,8 +74,8 @@ func docCoverageTable(ds *dataset.Dataset, qs []dataset.Rec[model.V2Question]) r
 			r := get(p.Doc)
 			r.cites++
 			total++
-			if r.clauses[p.Clause] {
-				r.covered[p.Clause] = true
+			if n := clauseNo(p.Clause); r.clauses[n] {
+				r.covered[n] = true
 			}
 		}
 	}

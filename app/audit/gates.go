@@ -28,6 +28,15 @@ func knownCategory(c string) bool {
 // ckey is seed 002's compound provenance key.
 type ckey struct{ doc, clause string }
 
+// keyOf is the key of (doc, clause) as written: a clause number is matched
+// without its white space ("第 十二 条" is 第十二条), the doc id trimmed.
+func keyOf(doc, clause string) ckey {
+	return ckey{strings.TrimSpace(doc), clauseNo(clause)}
+}
+
+// clauseNo drops every white-space character of a clause number.
+func clauseNo(s string) string { return strings.Join(strings.Fields(s), "") }
+
 func (k ckey) String() string { return k.doc + " " + k.clause }
 
 // body is one distinct text of a clause number: records whose compacted
@@ -56,7 +65,7 @@ func buildIndex(ds *dataset.Dataset) *clauseIndex {
 		if r.V.Clause == "" {
 			continue
 		}
-		k := ckey{r.V.Doc, r.V.Clause}
+		k := keyOf(r.V.Doc, r.V.Clause)
 		ck := compact(r.V.Text)
 		var hit *body
 		for _, b := range ix.bodies[k] {
@@ -283,7 +292,7 @@ func (g *gateRun) question(r dataset.Rec[model.V2Question]) {
 		if p.Clause == "" {
 			g.add(ruleRequired.At(path, line, jsonl.Pointer("provenance", i, "clause"), "question %s: provenance %d has no clause", q.ID, i))
 		}
-		distinct[ckey{p.Doc, p.Clause}] = true
+		distinct[keyOf(p.Doc, p.Clause)] = true
 	}
 	if q.Category == model.CategoryCross {
 		if len(distinct) < 2 {
@@ -304,7 +313,7 @@ func (g *gateRun) question(r dataset.Rec[model.V2Question]) {
 			all = false
 			continue
 		}
-		bs := g.ix.bodies[ckey{p.Doc, p.Clause}]
+		bs := g.ix.bodies[keyOf(p.Doc, p.Clause)]
 		if len(bs) == 0 {
 			all = false
 			if g.ix.docs[p.Doc] {
@@ -363,7 +372,7 @@ func (g *gateRun) verbatim(r dataset.Rec[model.V2Question], answer string, resol
 		}
 		if len(bs) > 1 && fit > 1 {
 			p := q.Provenance[i]
-			g.add(ruleAmbiguous.At(path, line, jsonl.Pointer("provenance", i), "question %s: %s of %s has %d distinct bodies and the answer fits %d of them (%s)", q.ID, p.Clause, p.Doc, len(bs), fit, strings.Join(lines, ", ")))
+			g.add(ruleAmbiguous.At(path, line, jsonl.Pointer("provenance", i), "question %s: %s of %s has %d distinct bodies and the answer's sentences are found in %d of them (%s): it must fall in one", q.ID, p.Clause, p.Doc, len(bs), fit, strings.Join(lines, ", ")))
 		}
 	}
 }
@@ -385,7 +394,7 @@ func (g *gateRun) coverage(r dataset.Rec[model.V2Question], answer string, resol
 func distinctKeys(ps []model.V2Provenance) map[ckey]bool {
 	m := map[ckey]bool{}
 	for _, p := range ps {
-		m[ckey{p.Doc, p.Clause}] = true
+		m[keyOf(p.Doc, p.Clause)] = true
 	}
 	return m
 }

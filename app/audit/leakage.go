@@ -17,7 +17,7 @@ import (
 var (
 	ruleLeakQuestion = finding.Register(finding.Rule{
 		Code: "audit.leak-question-copy", Severity: finding.Error, Family: "audit",
-		Description: "No question of one split is a copy (identical after normalisation, or MinHash Jaccard ≥ 0.80 over character 3-grams) of a question in another split.",
+		Description: "No question of one split is a copy (identical after normalisation, or Jaccard ≥ 0.80 of their character 3-shingles, candidates found by MinHash) of a question in another split.",
 		Source:      "seed 002 规模、分片与功效 (test 只放没参与过决策的题) / seed 003 §4.5",
 		Hint:        "Drop the copy from test (or from dev): a test question seen during tuning measures memory.",
 	})
@@ -29,7 +29,7 @@ var (
 	})
 	ruleLeakDocNear = finding.Register(finding.Rule{
 		Code: "audit.leak-doc-near", Severity: finding.Warning, Family: "audit",
-		Description: "No two documents in different splits are near duplicates (MinHash Jaccard ≥ 0.92 over character 5-shingles), for human confirmation.",
+		Description: "No two documents in different splits are near duplicates (Jaccard ≥ 0.92 of their character 5-shingles, candidates found by MinHash), for human confirmation.",
 		Source:      "seed 003 §3.3 (文档近重复：MinHash/Jaccard 参考阈值 0.92，进入人工确认) / §4.5",
 		Hint:        "Compare the two texts; if they are versions of one document (revision, scan, OCR), give them one duplicate_family_id and one split.",
 	})
@@ -41,7 +41,7 @@ var (
 	})
 	ruleLeakChunkNear = finding.Register(finding.Rule{
 		Code: "audit.leak-chunk-near", Severity: finding.Warning, Family: "audit",
-		Description: "No two chunks of documents in different splits are near duplicates (MinHash Jaccard ≥ 0.95).",
+		Description: "No two chunks of documents in different splits are near duplicates (Jaccard ≥ 0.95 of their character shingles, candidates found by MinHash).",
 		Source:      "seed 003 §3.3 (切片近重复：参考阈值 0.95，保留主切片和来源别名)",
 		Hint:        "Check the two chunks; near-identical text on both sides of a split lets dev tuning see test evidence.",
 	})
@@ -103,7 +103,7 @@ type leakRec struct {
 }
 
 // crossSplit calls f on every pair of recs in different splits whose texts
-// are identical or near (nearPairs: MinHash Jaccard ≥ near on shingle-grams)
+// are identical or near (nearPairs: Jaccard ≥ near on shingle-grams)
 // and that keep (nil: all) allows, in nearPairs's order; b is the record
 // of the later split (the one that should not hold the other's text).
 func crossSplit(recs []leakRec, shingle int, near float64, mh *minhasher, keep func(a, b *leakRec) bool, f func(p simPair, a, b leakRec)) {
@@ -141,7 +141,7 @@ func leakage(ds *dataset.Dataset, qs []query, ps []passage, opt Options) ([]leak
 		}
 	}
 	crossSplit(qrecs, opt.QuestionShingle, opt.QuestionNear, mh, nil, func(p simPair, a, b leakRec) {
-		how := fmt.Sprintf("a near copy (MinHash Jaccard ≈ %.2f)", p.Sim)
+		how := fmt.Sprintf("a near copy (Jaccard %.2f of character shingles)", p.Sim)
 		if p.Exact {
 			how = "an exact copy (same normalised text)"
 		}
@@ -163,7 +163,7 @@ func leakage(ds *dataset.Dataset, qs []query, ps []passage, opt Options) ([]leak
 	}
 	reportedDocs := map[[2]string]bool{}
 	crossSplit(docs, opt.DocShingle, opt.DocNear, mh, nil, func(p simPair, a, b leakRec) {
-		rule, how := ruleLeakDocNear, fmt.Sprintf("a near duplicate (MinHash Jaccard ≈ %.2f ≥ %.2f)", p.Sim, opt.DocNear)
+		rule, how := ruleLeakDocNear, fmt.Sprintf("a near duplicate (Jaccard %.3f ≥ %.2f of character shingles)", p.Sim, opt.DocNear)
 		if p.Exact {
 			rule, how = ruleLeakDocExact, "an exact duplicate (same normalised text)"
 		}
@@ -187,7 +187,7 @@ func leakage(ds *dataset.Dataset, qs []query, ps []passage, opt Options) ([]leak
 	crossSplit(chunks, opt.DocShingle, opt.ChunkNear, mh, func(a, b *leakRec) bool {
 		return !reportedDocs[[2]string{a.doc, b.doc}]
 	}, func(p simPair, a, b leakRec) {
-		rule, how := ruleLeakChunkNear, fmt.Sprintf("a near duplicate (MinHash Jaccard ≈ %.2f ≥ %.2f)", p.Sim, opt.ChunkNear)
+		rule, how := ruleLeakChunkNear, fmt.Sprintf("a near duplicate (Jaccard %.3f ≥ %.2f of character shingles)", p.Sim, opt.ChunkNear)
 		if p.Exact {
 			rule, how = ruleLeakChunkExact, "an exact duplicate (same normalised text)"
 		}

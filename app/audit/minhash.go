@@ -17,11 +17,36 @@ import (
 // drawn from a splitmix64 stream started at Options.Seed, so the same input
 // gives the same pairs on every run. The standard error of the estimate is
 // √(J(1−J)/k) (≈ 0.027 at J = 0.9 with k = 128). Candidate pairs come from
-// LSH banding (bands of minhashRows rows); a pair is reported when its
-// estimate reaches the threshold. Exact duplicates are found separately by
-// SHA-256 of the bare text (width folded, whitespace and punctuation removed).
+// LSH banding (bands of minhashRows rows); a candidate whose estimate is
+// within verifyMargin of the threshold has its Jaccard computed exactly
+// from the two shingle sets, and is reported when that reaches the
+// threshold (the estimate alone would miss or invent pairs near it). Exact
+// duplicates are found separately by SHA-256 of the bare text (width folded,
+// whitespace and punctuation removed).
 
 const minhashRows = 4
+
+// verifyMargin is how far below the threshold a MinHash estimate may be for
+// the pair to be checked exactly: about 4 standard errors at k = 128.
+const verifyMargin = 0.12
+
+// jaccard is |A ∩ B| / |A ∪ B| of two shingle sets.
+func jaccard(a, b map[string]struct{}) float64 {
+	if len(a) > len(b) {
+		a, b = b, a
+	}
+	in := 0
+	for g := range a {
+		if _, ok := b[g]; ok {
+			in++
+		}
+	}
+	union := len(a) + len(b) - in
+	if union == 0 {
+		return 0
+	}
+	return float64(in) / float64(union)
+}
 
 func splitmix64(x uint64) uint64 {
 	x += 0x9E3779B97F4A7C15
@@ -138,6 +163,16 @@ func nearPairs(texts []string, shingle int, threshold float64, m *minhasher, kee
 	for i, t := range texts {
 		sigs[i] = m.signature(t, shingle)
 	}
+	sets := map[int]map[string]struct{}{}
+	set := func(i int) map[string]struct{} {
+		if g, ok := sets[i]; ok {
+			return g
+		}
+		g := ngrams(bare(texts[i], false), shingle)
+		sets[i] = g
+		return g
+	}
+	checked := map[[2]int]bool{}
 	bands := m.k / minhashRows
 	for b := 0; b < bands; b++ {
 		buckets := map[[minhashRows]uint64][]int{}
@@ -153,11 +188,15 @@ func nearPairs(texts []string, shingle int, threshold float64, m *minhasher, kee
 			for a := 0; a < len(idx); a++ {
 				for c := a + 1; c < len(idx); c++ {
 					i, j := idx[a], idx[c]
-					if seen[[2]int{i, j}] {
+					if seen[[2]int{i, j}] || checked[[2]int{i, j}] {
 						continue
 					}
-					if e := estimate(sigs[i], sigs[j]); e >= threshold {
-						add(i, j, e, false)
+					checked[[2]int{i, j}] = true
+					if estimate(sigs[i], sigs[j]) < threshold-verifyMargin {
+						continue
+					}
+					if jac := jaccard(set(i), set(j)); jac >= threshold {
+						add(i, j, jac, false)
 					}
 				}
 			}

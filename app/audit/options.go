@@ -40,9 +40,12 @@ type Options struct {
 	// 「资料中没有相关信息」 (seed 002).
 	RefusalPhrases []string
 	// RefusalThreshold flags a refuse question whose most similar corpus
-	// passage has a TF-IDF cosine ≥ it (scale [0, 1], see tfidfIndex).
-	// Default 0.27, calibrated on testdata/fixture: it is NOT seed 002's 0.65,
-	// which is an embedding similarity on another scale.
+	// passage covers ≥ it of the question (scale [0, 1], see lexIndex).
+	// Default 0.22: on testdata/fixture and on an independently written
+	// fixture the planted answerable "refuse" questions score 0.38 and 0.25,
+	// genuine refuse questions at most 0.21 and 0.18 (answerable medians
+	// about 0.28). It is NOT seed 002's 0.65, an embedding similarity on
+	// another scale.
 	RefusalThreshold float64
 	// SimilarityGrams are the character n-gram lengths of the TF-IDF
 	// similarity; default {2, 3}.
@@ -84,7 +87,7 @@ func DefaultOptions() Options {
 		ConcentrationBound: 0.5,
 		ConcentrationMin:   10,
 		RefusalPhrases:     []string{"资料中没有相关信息"},
-		RefusalThreshold:   0.27,
+		RefusalThreshold:   0.22,
 		SimilarityGrams:    []int{2, 3},
 		DocNear:            0.92,
 		ChunkNear:          0.95,
@@ -164,7 +167,7 @@ func (o Options) config() []report.KV {
 		{Key: "concentration_min_citations", Value: strconv.Itoa(o.ConcentrationMin)},
 		{Key: "refusal_phrases", Value: strings.Join(o.RefusalPhrases, " | ")},
 		{Key: "refusal_threshold", Value: f(o.RefusalThreshold)},
-		{Key: "similarity", Value: "tf-idf cosine over character n-grams n=" + strings.Join(grams, ",")},
+		{Key: "similarity", Value: "idf²-weighted coverage of the question's character n-grams, n=" + strings.Join(grams, ",")},
 		{Key: "doc_near", Value: f(o.DocNear)},
 		{Key: "chunk_near", Value: f(o.ChunkNear)},
 		{Key: "question_near", Value: f(o.QuestionNear)},

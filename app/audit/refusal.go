@@ -21,7 +21,7 @@ import (
 var (
 	ruleRefusalSimilar = finding.Register(finding.Rule{
 		Code: "audit.refusal-similar", Severity: finding.Warning, Family: "audit",
-		Description: "A refuse / unanswerable question's most similar corpus passage (TF-IDF cosine over character 2- and 3-grams, scale [0, 1]) is below the review threshold.",
+		Description: "A refuse / unanswerable question's most similar corpus passage (the share of the question's character 2- and 3-grams it holds, weighted by idf², scale [0, 1]) is below the review threshold.",
 		Source:      "seed 002 拒答题要审计 (≥0.65 的题标出来人工看; R12 注塑工艺参数)",
 		Hint:        "Read the passage: if it answers the question, make it an answerable question (or retire it); if not, note why and keep it.",
 	})
@@ -196,7 +196,7 @@ func refusalAudit(ds *dataset.Dataset, qs []query, ps []passage, opt Options) (r
 	for i, p := range ps {
 		texts[i] = p.Text
 	}
-	ix := newTFIDF(texts, opt.SimilarityGrams)
+	ix := newLexIndex(texts, opt.SimilarityGrams)
 	for _, q := range qs {
 		bi, s := ix.best(q.Text)
 		if !q.Refuse {
@@ -224,7 +224,7 @@ func refusalAudit(ds *dataset.Dataset, qs []query, ps []passage, opt Options) (r
 	for _, r := range res.Refuse {
 		if r.Flagged {
 			out = append(out, ruleRefusalSimilar.At(r.Q.Loc.Path, r.Q.Loc.Line, r.Q.Pointer,
-				"refuse question %s: most similar passage %s (%s) has cosine %.3f ≥ %.2f: 「%s」",
+				"refuse question %s: most similar passage %s (%s) covers %.3f of it ≥ %.2f: 「%s」",
 				r.Q.ID, r.Passage.ID, locString(r.Passage.Loc), r.Sim, opt.RefusalThreshold, clip(r.Passage.Text, 80)))
 		}
 	}

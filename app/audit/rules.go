@@ -41,7 +41,7 @@ var (
 		Hint:        "Write or retire questions of this category until the quota holds; a lopsided set averages away the failures of the rare type.",
 	})
 	ruleIndexMissing = finding.Register(finding.Rule{
-		Code: "v2.clause-index-missing", Severity: finding.Info, Family: "v2",
+		Code: "v2.clause-index-missing", Severity: finding.Warning, Family: "v2",
 		Description: "No clause index was given, so provenance, verbatim answers and coverage could not be checked (one finding per set, not per line).",
 		Source:      src002 + "出处：先能定位，再谈标注 (corpus/index.json)",
 		Hint:        "Add the clause index (clauses.jsonl: doc, clause, text) next to the questions.",

@@ -72,12 +72,12 @@ func TestResolution(t *testing.T) {
 	}
 }
 
-func TestTFIDF(t *testing.T) {
+func TestLexIndex(t *testing.T) {
 	ps := []string{"料筒温度为180℃", "安全生产责任保险", "the quick brown fox"}
-	ix := newTFIDF(ps, []int{2, 3})
-	// A passage compared with itself has cosine 1.
+	ix := newLexIndex(ps, []int{2, 3})
+	// A passage covers all of itself.
 	for i, p := range ps {
-		if bi, s := ix.best(p); bi != i || math.Abs(s-1) > 1e-6 {
+		if bi, s := ix.best(p); bi != i || math.Abs(s-1) > 1e-12 {
 			t.Errorf("best(%q) = %d, %v; want %d, 1", p, bi, s, i)
 		}
 	}
@@ -85,19 +85,28 @@ func TestTFIDF(t *testing.T) {
 	if bi, s := ix.best("完全无关"); bi != -1 || s != 0 {
 		t.Errorf("unrelated query: %d %v", bi, s)
 	}
-	// Case and width folding: "ＴＨＥ QUICK" matches the English passage.
-	if bi, s := ix.best("ＴＨＥ QUICK"); bi != 2 || s <= 0 || s >= 1 {
+	// Case and width folding: "ＴＨＥ QUICK" is "thequick", every n-gram of
+	// which the English passage holds: coverage 1.
+	if bi, s := ix.best("ＴＨＥ QUICK"); bi != 2 || math.Abs(s-1) > 1e-12 {
 		t.Errorf("folded query: %d %v", bi, s)
 	}
 	// Hand check with one gram length: passages "ab", "ac"; N = 2.
-	// idf(ab) = idf(ac) = ln(3/2)+1; query "ab" shares its only 2-gram with
-	// passage 0 → cosine 1; query "abc" = {ab, bc}, bc unseen (idf ln 3 + 1):
-	// cos = idf_ab² / (idf_ab · √(idf_ab² + idf_bc²)) = idf_ab / √(idf_ab² + idf_bc²).
-	ix2 := newTFIDF([]string{"ab", "ac"}, []int{2})
+	// idf(ab) = ln(3/2)+1 (df 1); query "abc" = {ab, bc}, bc unseen
+	// (df 0: ln 3 + 1): sim = idf_ab² / (idf_ab² + idf_bc²).
+	ix2 := newLexIndex([]string{"ab", "ac"}, []int{2})
 	ia, ib := math.Log(1.5)+1, math.Log(3)+1
-	want := ia / math.Sqrt(ia*ia+ib*ib)
-	if bi, s := ix2.best("abc"); bi != 0 || math.Abs(s-want) > 1e-6 {
+	want := ia * ia / (ia*ia + ib*ib)
+	if bi, s := ix2.best("abc"); bi != 0 || math.Abs(s-want) > 1e-12 {
 		t.Errorf("best(abc) = %d %v, want 0 %v", bi, s, want)
+	}
+	// Coverage, not cosine: a long passage that holds the question's rare
+	// terms beats a short one that shares only common phrasing. Passages
+	// (N = 3): p0 "温度压力" + unrelated text, p1 "生产单位", p2 "生产单位规定".
+	// Query "生产单位温度": its grams 温度 (df 1) in p0; 生产, 产单, 单位,
+	// 生产单, 产单位 (df 2) in p1 and p2; 位温, 单位温, 位温度, 生产单位温… unseen.
+	ix3 := newLexIndex([]string{"温度压力以及其他很多与问题无关的说明文字", "生产单位", "生产单位规定"}, []int{2, 3})
+	if bi, _ := ix3.best("温度生产"); bi != 0 {
+		t.Errorf("best(温度生产) = %d, want 0: 温度 (in one passage) outweighs 生产 (in two)", bi)
 	}
 }
 

@@ -1,153 +1,115 @@
 package audit
 
 import (
-	"eval752/app/fmath"
-
 	"maps"
-	"math"
 	"slices"
-	"sort"
+
+	"eval752/app/fmath"
 )
 
-// tfidfIndex is a character n-gram TF-IDF index over corpus passages, the
-// local lexical similarity of the refusal audit. It works for Chinese (no
-// word segmentation needed) and for English alike.
+// lexIndex is the local lexical similarity of the refusal audit: how much
+// of a question one corpus passage covers, on character n-grams weighted by
+// their rarity in the corpus. It needs no word segmentation, so it works for
+// Chinese and English alike.
 //
 // For a text t (bare form: width folded, whitespace and punctuation removed,
-// Latin lower-cased) its terms are all character n-grams for n in grams
-// (default 2 and 3). With N passages and df(g) the number of passages that
-// contain g:
+// Latin lower-cased, digit runs folded to "0") G(t) is the set of its
+// character n-grams for n in grams (default 2 and 3). With N passages and
+// df(g) the number of passages that contain g:
 //
 //	idf(g)   = ln((1 + N) / (1 + df(g))) + 1
-//	w(g, t)  = (1 + ln tf(g, t)) · idf(g)
-//	sim(q,p) = Σ_g w(g,q)·w(g,p) / (‖w(·,q)‖ · ‖w(·,p)‖)
+//	sim(q,p) = Σ_{g ∈ G(q) ∩ G(p)} idf(g)² / Σ_{g ∈ G(q)} idf(g)²
 //
-// All weights are ≥ 0, so the cosine lies in [0, 1]: 1 for the same bag of
-// n-grams, 0 for no n-gram in common. Query n-grams absent from the corpus
-// (df = 0) count in the query norm, so words the corpus never uses lower
-// the similarity. The scale is not the scale of an embedding cosine (seed
-// 002's 0.65 is a text-embedding similarity); see DefaultOptions.
-type tfidfIndex struct {
+// sim lies in [0, 1]: 1 when every n-gram of the question occurs in the
+// passage, 0 when none does. Two choices make it fit the audit's question —
+// "does the corpus hold what this question asks?" (seed 002 拒答题要审计):
+//
+//   - coverage, not cosine: a passage is not penalised for what else it
+//     says. A cosine divides by the passage's own length, so a parameter
+//     table or a patent example that answers the question (seed 002's R12:
+//     料筒温度 180/220/240/250℃) scores below a short clause that merely
+//     shares legal phrasing;
+//   - idf squared: sharing a term found in one passage (料筒温度) weighs far
+//     more than sharing phrasing found in dozens (生产经营单位, 安全生产).
+//
+// Question n-grams the corpus never uses (df = 0) take the largest idf, so
+// words absent from the corpus lower the similarity. The scale is not the
+// scale of an embedding cosine (seed 002's 0.65); see DefaultOptions.
+type lexIndex struct {
 	grams    []int
 	vocab    map[string]int32
 	df       []int32
-	postings [][]posting
+	postings [][]int32 // term id → passages holding it, ascending
 	n        int
 }
 
-type posting struct {
-	doc int32
-	w   float32
-}
-
-func termCounts(text string, grams []int) map[string]int {
+// termSet is the set of n-grams of text, in byte order.
+func termSet(text string, grams []int) []string {
 	rs := foldDigits(bare(text, true))
-	out := map[string]int{}
+	set := map[string]struct{}{}
 	for _, n := range grams {
 		if n <= 0 {
 			continue
 		}
 		if len(rs) < n {
 			if len(rs) > 0 && n == grams[0] {
-				out[string(rs)]++
+				set[string(rs)] = struct{}{}
 			}
 			continue
 		}
 		for i := 0; i+n <= len(rs); i++ {
-			out[string(rs[i:i+n])]++
+			set[string(rs[i:i+n])] = struct{}{}
 		}
 	}
-	return out
+	return slices.Sorted(maps.Keys(set))
 }
 
-func newTFIDF(passages []string, grams []int) *tfidfIndex {
-	ix := &tfidfIndex{grams: grams, vocab: map[string]int32{}, n: len(passages)}
-	type tc struct {
-		id int32
-		n  int
-	}
-	counts := make([][]tc, len(passages))
+func newLexIndex(passages []string, grams []int) *lexIndex {
+	ix := &lexIndex{grams: grams, vocab: map[string]int32{}, n: len(passages)}
 	for i, p := range passages {
-		c := termCounts(p, grams)
-		// Terms in byte order, so term ids — and with them the order of the
-		// floating-point sums below — are the same on every run.
-		terms := slices.Sorted(maps.Keys(c))
-		row := make([]tc, 0, len(c))
-		for _, g := range terms {
-			n := c[g]
+		// terms in byte order, so term ids are the same on every run
+		for _, g := range termSet(p, grams) {
 			id, ok := ix.vocab[g]
 			if !ok {
 				id = int32(len(ix.df))
 				ix.vocab[g] = id
 				ix.df = append(ix.df, 0)
+				ix.postings = append(ix.postings, nil)
 			}
 			ix.df[id]++
-			row = append(row, tc{id, n})
-		}
-		counts[i] = row
-	}
-	ix.postings = make([][]posting, len(ix.df))
-	for i, row := range counts {
-		sort.Slice(row, func(a, b int) bool { return row[a].id < row[b].id })
-		var norm float64
-		ws := make([]float64, len(row))
-		for k, t := range row {
-			w := (1 + fmath.Log(float64(t.n))) * ix.idf(ix.df[t.id])
-			ws[k] = w
-			norm += w * w
-		}
-		norm = math.Sqrt(norm)
-		if norm == 0 {
-			continue
-		}
-		for k, t := range row {
-			ix.postings[t.id] = append(ix.postings[t.id], posting{doc: int32(i), w: float32(ws[k] / norm)})
+			ix.postings[id] = append(ix.postings[id], int32(i))
 		}
 	}
 	return ix
 }
 
-func (ix *tfidfIndex) idf(df int32) float64 {
+func (ix *lexIndex) idf(df int32) float64 {
 	return fmath.Log(float64(1+ix.n)/float64(1+df)) + 1
 }
 
-// best returns the passage most similar to q and its cosine; -1 when the
-// corpus is empty or q shares no n-gram with it. Ties go to the lower index
-// (the earlier passage in load order).
-func (ix *tfidfIndex) best(q string) (int, float64) {
-	c := termCounts(q, ix.grams)
-	terms := make([]string, 0, len(c))
-	for g := range c {
-		terms = append(terms, g)
-	}
-	sort.Strings(terms)
-	var norm float64
-	type qt struct {
-		id int32
-		w  float64
-	}
-	var qs []qt
-	for _, g := range terms {
+// best returns the passage that covers most of q and that share; -1 when
+// the corpus is empty or q shares no n-gram with it. Ties go to the lower
+// index (the earlier passage in load order).
+func (ix *lexIndex) best(q string) (int, float64) {
+	var total float64
+	acc := map[int32]float64{}
+	for _, g := range termSet(q, ix.grams) { // byte order: the sums are the same on every run
 		id, ok := ix.vocab[g]
 		df := int32(0)
 		if ok {
 			df = ix.df[id]
 		}
-		w := (1 + fmath.Log(float64(c[g]))) * ix.idf(df)
-		norm += w * w
+		w := ix.idf(df)
+		w *= w
+		total += w
 		if ok {
-			qs = append(qs, qt{id, w})
+			for _, d := range ix.postings[id] {
+				acc[d] += w
+			}
 		}
 	}
-	if norm == 0 || len(qs) == 0 {
+	if total == 0 || len(acc) == 0 {
 		return -1, 0
-	}
-	norm = math.Sqrt(norm)
-	acc := map[int32]float64{}
-	for _, t := range qs {
-		for _, p := range ix.postings[t.id] {
-			acc[p.doc] += t.w / norm * float64(p.w)
-		}
 	}
 	bi, bs := -1, 0.0
 	for d, s := range acc {
@@ -155,10 +117,7 @@ func (ix *tfidfIndex) best(q string) (int, float64) {
 			bi, bs = int(d), s
 		}
 	}
-	if bs > 1 { // float32 rounding
-		bs = 1
-	}
-	return bi, bs
+	return bi, min(bs/total, 1)
 }
 
 // foldDigits replaces every run of ASCII digits (after width folding) by a

@@ -2,17 +2,20 @@ package cli
 
 import (
 	"context"
+	"encoding/csv"
 	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 
 	"eval752/app/audit"
 	"eval752/app/dataset"
 	"eval752/app/finding"
 	"eval752/app/report"
+	"eval752/app/validate"
 )
 
 func init() {
@@ -35,8 +38,9 @@ func runAudit(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	draft := fs.Bool("draft", false, "draft mode (seed 002 validate.py --draft): check only the questions of --category")
 	category := fs.String("category", "", "category of the draft: direct, conditional, cross or refuse (implies --draft)")
 	draftTarget := fs.Int("draft-target", 0, "expected number of questions in the draft (0: do not check the count)")
-	threshold := fs.Float64("refusal-threshold", 0, "TF-IDF cosine at or above which a refuse question is flagged (default 0.27)")
-	bound := fs.Float64("concentration", 0, "largest share of citations one document may supply (default 0.5)")
+	def := audit.DefaultOptions()
+	threshold := fs.Float64("refusal-threshold", def.RefusalThreshold, "similarity (idf²-weighted n-gram coverage, 0–1) at or above which a refuse question is flagged")
+	bound := fs.Float64("concentration", def.ConcentrationBound, "largest share of citations one document may supply (0–1)")
 	var lim limitFlags
 	lim.register(fs)
 	fs.Usage = func() {
@@ -70,17 +74,22 @@ func runAudit(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	if *category != "" {
 		*draft = true
 	}
-	if *draft && !knownAuditCategory(*category) {
+	switch {
+	case *draft && *category == "":
 		return cantRun(stderr, "audit", fmt.Errorf("--draft needs --category, one of %s", strings.Join(audit.Categories, ", ")))
+	case *draft && !knownAuditCategory(*category):
+		return cantRun(stderr, "audit", fmt.Errorf("unknown --category %q: want one of %s", *category, strings.Join(audit.Categories, ", ")))
+	case *draftTarget != 0 && !*draft:
+		return cantRun(stderr, "audit", errors.New("--draft-target counts the questions of a draft: give --category too"))
+	case !(*threshold >= 0 && *threshold <= 1):
+		return cantRun(stderr, "audit", fmt.Errorf("--refusal-threshold must be between 0 and 1, got %v", *threshold))
+	case !(*bound > 0 && *bound <= 1):
+		return cantRun(stderr, "audit", fmt.Errorf("--concentration must be in (0, 1], got %v", *bound))
 	}
-	opt := audit.DefaultOptions()
+	opt := def
 	opt.DraftTarget = *draftTarget
-	if *threshold != 0 {
-		opt.RefusalThreshold = *threshold
-	}
-	if *bound != 0 {
-		opt.ConcentrationBound = *bound
-	}
+	opt.RefusalThreshold = *threshold
+	opt.ConcentrationBound = *bound
 
 	limits, err := lim.limits()
 	if err != nil {
@@ -97,8 +106,11 @@ func runAudit(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	}
 
 	var rep *report.Report
+	// seed 002's validate.py checks fields, ids and duplicate questions
+	// too: the audit reports every validation finding of its inputs
 	var findings finding.List
 	findings = append(findings, ds.Findings...)
+	findings = append(findings, validate.Run(ds, validate.DefaultOptions())...)
 	if *draft {
 		findings = append(findings, audit.Draft(ds, *category, opt)...)
 	} else {
@@ -125,6 +137,12 @@ func runAudit(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 			return cantRun(stderr, "audit", err)
 		}
 		writeFindings(stderr, findings)
+		summary(stderr, counts)
+	case *asCSV:
+		// a draft has no report: its findings are the CSV
+		if err := writeFindingsCSV(stdout, findings); err != nil {
+			return cantRun(stderr, "audit", err)
+		}
 		summary(stderr, counts)
 	case *asMD && rep != nil:
 		if err := rep.WriteMarkdown(stdout); err != nil {
@@ -162,4 +180,15 @@ func knownAuditCategory(c string) bool {
 		}
 	}
 	return false
+}
+
+// writeFindingsCSV writes findings as CSV with a header row.
+func writeFindingsCSV(w io.Writer, fs finding.List) error {
+	cw := csv.NewWriter(w)
+	cw.Write([]string{"severity", "code", "path", "line", "pointer", "message", "hint"})
+	for _, f := range fs {
+		cw.Write([]string{f.Severity.String(), f.Code, f.Path, strconv.Itoa(f.Line), f.Pointer, f.Message, f.Hint})
+	}
+	cw.Flush()
+	return cw.Error()
 }
