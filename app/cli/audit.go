@@ -3,7 +3,6 @@ package cli
 import (
 	"context"
 	"encoding/csv"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -12,21 +11,13 @@ import (
 	"strings"
 
 	"eval752/app/audit"
-	"eval752/app/dataset"
+	"eval752/app/engine"
 	"eval752/app/finding"
 	"eval752/app/report"
-	"eval752/app/validate"
 )
 
 func init() {
 	Register(Command{Name: "audit", Summary: "set-design audit: seed 002 gates, refusal audit, leakage, coverage", Run: runAudit})
-}
-
-// AuditOutput is the JSON document `audit --json` prints.
-type AuditOutput struct {
-	Report   *report.Report `json:"report,omitempty"` // absent in draft mode
-	Findings finding.List   `json:"findings"`
-	Counts   finding.Counts `json:"counts"`
 }
 
 func runAudit(ctx context.Context, args []string, stdout, stderr io.Writer) int {
@@ -100,17 +91,20 @@ func runAudit(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		return cantRun(stderr, "audit", err)
 	}
 	defer closeAll()
-	ds, err := dataset.Load(ctx, inputs, dataset.Options{Limits: limits})
+	eo := engine.DefaultOptions()
+	eo.Load.Limits = limits
+	eo.Audit = opt
+	eo.SkipAudit = *draft // a draft gets audit.Draft's gates, not the whole set's
+	ds, vfs, err := engine.Validate(ctx, inputs, eo, nil)
 	if err != nil {
 		return cantRun(stderr, "audit", err)
 	}
 
 	var rep *report.Report
 	// seed 002's validate.py checks fields, ids and duplicate questions
-	// too: the audit reports every validation finding of its inputs
-	var findings finding.List
-	findings = append(findings, ds.Findings...)
-	findings = append(findings, validate.Run(ds, validate.DefaultOptions())...)
+	// too: the audit reports every validation finding of its inputs (as
+	// `validate` does), then its own
+	findings := vfs
 	if *draft {
 		findings = append(findings, audit.Draft(ds, *category, opt)...)
 	} else {
@@ -126,10 +120,7 @@ func runAudit(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 
 	switch {
 	case *asJSON:
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		enc.SetEscapeHTML(false)
-		if err := enc.Encode(AuditOutput{Report: rep, Findings: findings, Counts: counts}); err != nil {
+		if err := audit.WriteJSON(stdout, rep, findings); err != nil {
 			return cantRun(stderr, "audit", err)
 		}
 	case *asCSV && rep != nil:
@@ -144,15 +135,10 @@ func runAudit(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 			return cantRun(stderr, "audit", err)
 		}
 		summary(stderr, counts)
-	case *asMD && rep != nil:
-		if err := rep.WriteMarkdown(stdout); err != nil {
+	case *asMD:
+		if err := audit.WriteMarkdown(stdout, rep, findings); err != nil {
 			return cantRun(stderr, "audit", err)
 		}
-		fmt.Fprintf(stdout, "## Findings\n\n")
-		for _, f := range findings {
-			fmt.Fprintf(stdout, "* `%s:%d` %s **%s**: %s\n", f.Path, f.Line, f.Severity, f.Code, strings.ReplaceAll(f.Message, "\n", " "))
-		}
-		fmt.Fprintf(stdout, "\n%d error(s), %d warning(s), %d info\n", counts.Error, counts.Warning, counts.Info)
 	default:
 		if rep != nil {
 			if err := rep.WriteText(stdout); err != nil {

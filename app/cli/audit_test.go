@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/csv"
 	"encoding/json"
+	"eval752/app/audit"
 	"strings"
 	"testing"
 )
@@ -44,7 +45,7 @@ func TestAuditCLIJSON(t *testing.T) {
 	if code != ExitErrors {
 		t.Errorf("exit = %d", code)
 	}
-	var v AuditOutput
+	var v audit.Output
 	if err := json.Unmarshal([]byte(out), &v); err != nil {
 		t.Fatal(err)
 	}

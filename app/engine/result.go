@@ -5,9 +5,13 @@
 package engine
 
 import (
+	"fmt"
+
 	"eval752/app/dataset"
 	"eval752/app/finding"
+	"eval752/app/itemscore"
 	"eval752/app/report"
+	"eval752/app/score"
 )
 
 // Result is everything one evaluation produced.
@@ -26,6 +30,30 @@ type Result struct {
 	Compare *report.Report `json:"compare,omitempty"`
 	// Audit is the set-design audit (seed 002), nil when there is nothing to audit.
 	Audit *report.Report `json:"audit,omitempty"`
+	// AuditFindings are what `eval752 audit` lists: Findings plus the
+	// audit's own (refusal audit, leakage), which validation does not
+	// count.
+	AuditFindings finding.List `json:"audit_findings,omitempty"`
 	// Runs lists the run names found, in report order.
 	Runs []string `json:"runs,omitempty"`
+
+	// set and opt are what scoring ran on, kept for Recompare.
+	set *itemscore.Set
+	opt Options
+}
+
+// Recompare replaces r.Compare with the paired comparison of runs a (A) and
+// b (B), on the same scored items and options as the first. It is what the
+// page runs when the reviewer picks two other runs.
+func (r *Result) Recompare(a, b string) error {
+	if r.set == nil {
+		return fmt.Errorf("nothing was scored")
+	}
+	cmp, err := score.Compare(r.set, a, b, r.opt.Score)
+	if err != nil {
+		return err
+	}
+	cmp.Inputs = r.Inputs
+	r.Compare = cmp
+	return nil
 }

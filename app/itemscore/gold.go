@@ -14,8 +14,9 @@ import (
 // graded, which gold entries it satisfies, and the resolution rows.
 type goldView struct {
 	rows []resolve.Resolution // gold entries (then judgments), for the table
-	// judgeRows is parallel to rows: the label prefix ("gold", "judgment g=2").
-	kinds []string
+	// judged is parallel to rows: -1 for a gold entry, else the grade of
+	// the anchored judgment the row resolves.
+	judged []int
 
 	numGold  int
 	required []int // nil = all
@@ -47,7 +48,7 @@ type goldView struct {
 // as a phantom of grade phantom (it can never be retrieved).
 func (g *goldView) addGold(r resolve.Resolution, phantom int) resolve.Resolution {
 	g.rows = append(g.rows, r)
-	g.kinds = append(g.kinds, "gold")
+	g.judged = append(g.judged, -1)
 	if r.Problem != "" {
 		g.ambiguous = true
 	}
@@ -133,7 +134,7 @@ func ragGold(q *model.RAGQuestion, js []model.RAGJudgment, t *resolve.ChunkTable
 		if unresolved {
 			r := resolve.ResolveAnchor(t, resolve.EvidenceAnchor(e))
 			g.rows = append(g.rows, resolve.Resolution{Label: r.Label + notResolved})
-			g.kinds = append(g.kinds, "gold")
+			g.judged = append(g.judged, -1)
 			continue
 		}
 		r := g.addGold(resolve.ResolveAnchor(t, resolve.EvidenceAnchor(e)), 3)
@@ -144,7 +145,7 @@ func ragGold(q *model.RAGQuestion, js []model.RAGJudgment, t *resolve.ChunkTable
 	}
 	for _, j := range js {
 		r := resolve.ResolveAnchor(t, resolve.JudgmentAnchor(j))
-		g.kinds = append(g.kinds, fmt.Sprintf("judgment g=%d", j.Grade))
+		g.judged = append(g.judged, j.Grade)
 		if unresolved {
 			g.rows = append(g.rows, resolve.Resolution{Label: r.Label + notResolved})
 			continue
@@ -327,7 +328,7 @@ func trecGold(tu *trecUnit) *goldView {
 			gold[d] = g.numGold
 			g.numGold++
 			g.rows = append(g.rows, resolve.Resolution{Label: fmt.Sprintf("%s (grade %d)", d, gr), Atoms: []string{d}})
-			g.kinds = append(g.kinds, "gold")
+			g.judged = append(g.judged, -1)
 		case gr == 0:
 			g.nonRel++
 		}

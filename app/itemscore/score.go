@@ -2,6 +2,7 @@ package itemscore
 
 import (
 	"errors"
+	"fmt"
 	"iter"
 	"runtime"
 	"slices"
@@ -184,8 +185,12 @@ func (sc *scorer) finishSet(set *Set, runs []*runOut, atoms string) {
 		g := sc.viewQ(u, atoms, qk)
 		u.Gold = nil
 		if g != nil {
-			for _, r := range g.rows {
-				u.Gold = append(u.Gold, report.GoldDetail{Label: r.Label, Atoms: nonNil(r.Atoms), Note: r.Problem})
+			for i, r := range g.rows {
+				d := report.GoldDetail{Label: r.Label, Atoms: nonNil(r.Atoms), Note: r.Problem}
+				if i < len(g.judged) && g.judged[i] >= 0 {
+					d.Judgment = &g.judged[i]
+				}
+				u.Gold = append(u.Gold, d)
 			}
 		}
 		set.Units = append(set.Units, u.Unit)
@@ -537,8 +542,8 @@ func (sc *scorer) resolutionTable(runs []*runOut) (all, amb []Resolved) {
 		}
 		for i, r := range g.rows {
 			label := r.Label
-			if g.kinds[i] != "gold" {
-				label = g.kinds[i] + ": " + label
+			if g.judged[i] >= 0 {
+				label = fmt.Sprintf("judgment g=%d: %s", g.judged[i], label)
 			}
 			row := Resolved{Run: runLabel, ItemID: u.ID, Gold: label, Atoms: nonNil(r.Atoms), Problem: r.Problem}
 			if u.rag != nil {

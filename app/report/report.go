@@ -102,6 +102,9 @@ type GoldDetail struct {
 	Label string   `json:"label"` // "doc p.5", "video 12.0–18.5 s"
 	Atoms []string `json:"atoms"`
 	Note  string   `json:"note,omitempty"` // "no atom", "crosses atom boundary", …
+	// Judgment is set for a graded anchored judgment (seed 003 §4.3) rather
+	// than a gold entry: its grade 0–3.
+	Judgment *int `json:"judgment,omitempty"`
 }
 
 // RunItem is what one run did on an item.

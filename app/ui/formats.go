@@ -60,7 +60,7 @@ func (p *Page) renderFormats() app.UI {
 			return app.Details().Class("format").Attr("data-test", "format").Attr("data-format", d.ID).Body(
 				app.Summary().Body(
 					app.Code().Text(d.ID),
-					app.Span().Text(" — "+title),
+					app.If(title != d.ID, func() app.UI { return app.Span().Text(" — " + title) }),
 				),
 				app.If(d.Description != "", func() app.UI { return app.P().Text(d.Description) }),
 				app.If(d.Schema != "", func() app.UI { return app.Pre().Class("schema").Text(d.Schema) }),

@@ -25,7 +25,7 @@ func (p *Page) renderItems() app.UI {
 			app.Label().Class("sel").For("i-search").Body(
 				app.Span().Text("search "),
 				app.Input().Type("search").ID("i-search").Placeholder("id or question").Value(p.iq.Search).
-					OnChange(func(ctx app.Context, e app.Event) {
+					OnInput(func(ctx app.Context, e app.Event) {
 						p.iq.Search, p.iq.Offset = ctx.JSSrc().Get("value").String(), 0
 						p.requestItems()
 					}),
@@ -89,6 +89,14 @@ func renderItem(it report.ItemDetail) app.UI {
 		strata = append(strata, k+"="+v)
 	}
 	sort.Strings(strata)
+	var gold, judged []report.GoldDetail
+	for _, g := range it.Gold {
+		if g.Judgment != nil {
+			judged = append(judged, g)
+		} else {
+			gold = append(gold, g)
+		}
+	}
 	return app.Article().Class("item").Attr("data-test", "item").Attr("data-id", it.ID).Body(
 		app.Header().Class("item-head").Body(
 			app.Strong().Class("item-id").Text(it.ID),
@@ -102,20 +110,29 @@ func renderItem(it report.ItemDetail) app.UI {
 				app.If(it.Reference != "", func() app.UI {
 					return app.P().Body(app.Span().Class("muted").Text("reference: "), app.Span().Class("ref").Text(it.Reference))
 				}),
-				app.If(len(it.Gold) == 0 && it.Reference == "", func() app.UI { return app.P().Class("muted").Text("no gold evidence") }),
-				app.Ul().Class("gold-list").Body(app.Range(it.Gold).Slice(func(i int) app.UI {
-					g := it.Gold[i]
-					return app.Li().Body(
-						app.Span().Text(g.Label),
-						app.If(len(g.Atoms) > 0, func() app.UI {
-							return app.Span().Class("atoms").Text(" → " + joinMax(g.Atoms, 8))
-						}),
-						app.If(g.Note != "", func() app.UI { return app.Span().Class("badge flag").Text(g.Note) }),
+				app.If(len(gold) == 0 && it.Reference == "", func() app.UI { return app.P().Class("muted").Text("no gold evidence") }),
+				app.Ul().Class("gold-list").Body(app.Range(gold).Slice(func(i int) app.UI { return goldLine(gold[i]) })),
+				app.If(len(judged) > 0, func() app.UI {
+					return app.Details().Class("judged").Body(
+						app.Summary().Text(fmt.Sprintf("%d graded judgments (seed 003 anchors, 0–3)", len(judged))),
+						app.Ul().Class("gold-list").Body(app.Range(judged).Slice(func(i int) app.UI { return goldLine(judged[i]) })),
 					)
-				})),
+				}),
 			),
 			app.Range(it.Runs).Slice(func(i int) app.UI { return renderRunItem(it.Runs[i]) }),
 		),
+	)
+}
+
+// goldLine is one gold entry or graded judgment and the atoms it became.
+func goldLine(g report.GoldDetail) app.UI {
+	return app.Li().Body(
+		app.If(g.Judgment != nil, func() app.UI { return app.Span().Class("grade").Text(fmt.Sprintf("g=%d ", *g.Judgment)) }),
+		app.Span().Text(g.Label),
+		app.If(len(g.Atoms) > 0, func() app.UI {
+			return app.Span().Class("atoms").Text(" → " + joinMax(g.Atoms, 8))
+		}),
+		app.If(g.Note != "", func() app.UI { return app.Span().Class("badge flag").Text(g.Note) }),
 	)
 }
 

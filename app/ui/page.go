@@ -10,6 +10,7 @@ package ui
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"sync"
 	"time"
 
@@ -97,6 +98,11 @@ type Page struct {
 
 	iq    wire.ItemQuery
 	ipage *wire.ItemPage
+
+	// cmp names the compared runs once the reviewer picked them ("" =
+	// the first two); cmpBusy is the id of a comparison being computed.
+	cmp     wire.CompareRequest
+	cmpBusy int
 }
 
 // OnMount starts the core worker; it only runs in the browser.
@@ -282,6 +288,13 @@ func (p *Page) onMessage(data app.Value) {
 			p.fpage = &pg
 		}
 		p.markReady(id)
+	case wire.TypeCompare:
+		if id != p.cmpBusy || p.raw == nil {
+			return // an answer for an earlier pick or load
+		}
+		p.cmpBusy = 0
+		p.raw["compare"] = payload
+		delete(p.reps, "compare")
 	case wire.TypeItems:
 		var pg wire.ItemPage
 		if json.Unmarshal([]byte(payload), &pg) == nil {
@@ -322,6 +335,7 @@ func (p *Page) evaluate(files app.Value) {
 	p.meta = wire.ResultMeta{}
 	p.fq = wire.FindingQuery{}
 	p.iq = wire.ItemQuery{}
+	p.cmp, p.cmpBusy = wire.CompareRequest{}, 0
 	p.status, p.errMsg, p.notice = StatusLoading, "", ""
 	p.readyFind = 0
 	p.loads++
@@ -341,8 +355,7 @@ func (p *Page) startDemo() {
 	p.status, p.errMsg, p.stage, p.done, p.total = StatusLoading, "", "fetch demo", 0, 0
 	p.readyFind = 0
 	p.res = nil
-	p.loads++
-	p.evalID = -1 // ignore late answers of a previous load
+	p.evalID = -1 // ignore late answers of a previous load (evaluate counts the load)
 	p.started = time.Now()
 	then(app.Window().Call("fetch", "/web/demo.eval752.zip"), func(resp app.Value) {
 		if !resp.Get("ok").Bool() {
@@ -458,6 +471,12 @@ func (p *Page) report(kind string) *report.Report {
 		p.reps[kind] = nil
 		return nil
 	}
+	if kind == "overview" {
+		// the page lists the files itself (with their hooks); keep the
+		// report's counts only
+		r.Sections = slices.DeleteFunc(r.Sections, func(s report.Section) bool { return s.ID == "inputs" })
+		r.Title = "Items per split, modality and type"
+	}
 	p.reps[kind] = &r
 	return &r
 }
@@ -479,6 +498,14 @@ func (p *Page) markReady(id int) {
 	p.readyFind = 0
 	p.elapsed = time.Since(p.started)
 	p.status = StatusReady
+}
+
+// compareRuns asks the worker for the comparison of the runs in p.cmp.
+func (p *Page) compareRuns() {
+	if p.cmp.A == "" || p.cmp.B == "" || p.cmp.A == p.cmp.B {
+		return
+	}
+	p.cmpBusy = p.sendJSON(wire.TypeCompare, p.cmp)
 }
 
 func (p *Page) requestItems() {

@@ -66,12 +66,9 @@ func (p *Page) renderLoad(status string) app.UI {
 		zone += " compact"
 	}
 	busy := status == StatusLoading
+	// The demo button stays enabled while a load runs: like a new file,
+	// it replaces the running load.
 	demo := app.Button().Class("button").Attr("data-test", "demo-button")
-	if busy {
-		// Only when true: server-side rendering writes Disabled(false) as
-		// disabled="false", which disables the pre-rendered button.
-		demo = demo.Disabled(true)
-	}
 	return app.Section().Class(zone).Attr("aria-label", "load files").Body(
 		app.Div().Class("drop-text").Body(
 			app.Strong().Text("Drop a .eval752.zip bundle or JSONL / JSON / YAML / TREC files here"),
@@ -197,9 +194,15 @@ func (p *Page) renderTabs() app.UI {
 					}
 				}
 			}
+			tabIndex := -1 // roving tab index: Tab reaches the active tab, arrows move
+			if t.ID == cur {
+				tabIndex = 0
+			}
 			return app.Button().Class(cls).ID("tab-"+t.ID).Attr("role", "tab").
 				Attr("aria-selected", strconv.FormatBool(t.ID == cur)).
-				Attr("data-test", "tab-"+t.ID).Text(label).OnClick(p.setTab(t.ID))
+				TabIndex(tabIndex).
+				Attr("data-test", "tab-"+t.ID).Text(label).OnClick(p.setTab(t.ID)).
+				OnKeyDown(p.tabKey(i))
 		}),
 	)
 }
@@ -225,13 +228,17 @@ func (p *Page) renderView() app.UI {
 	var lazy app.UI
 	switch tab {
 	case "compare":
-		lazy = p.reportOrEmpty("compare", p.report("compare"), "A comparison needs two runs of the same items; these inputs have "+strconv.Itoa(len(p.res.Runs))+".")
+		lazy = app.Div().Body(
+			p.renderComparePicker(),
+			p.reportOrEmpty("compare", p.report("compare"), "A comparison needs two runs of the same items; these inputs have "+strconv.Itoa(len(p.res.Runs))+"."),
+		)
 	case "audit":
 		audit := p.report("audit")
 		lazy = app.Div().Body(
 			app.If(audit != nil, func() app.UI {
 				return app.Div().Class("actions").Body(
 					app.Button().Class("button").Attr("data-test", "export-audit-csv").Text("Download the audit as CSV").OnClick(p.export("audit", "csv")),
+					app.Span().Class("muted").Text(" The audit's own checks (refusal audit, leakage) are counted here and by `eval752 audit`, not in the validation summary above."),
 				)
 			}),
 			p.reportOrEmpty("audit", audit, "Nothing to audit in these inputs."),
@@ -264,4 +271,62 @@ func (p *Page) renderWelcome() app.UI {
 			app.Li().Text("Export: the report as JSON, Markdown or CSV, generated in this browser."),
 		),
 	)
+}
+
+// renderComparePicker lets the reviewer choose which two runs are compared
+// (the first two by default); the worker recomputes the comparison.
+func (p *Page) renderComparePicker() app.UI {
+	runs := p.res.Runs
+	if len(runs) < 2 {
+		return nil
+	}
+	a, b := p.cmp.A, p.cmp.B
+	if a == "" || b == "" {
+		a, b = runs[0], runs[1]
+	}
+	pick := func(which *string) func(string) {
+		return func(v string) {
+			p.cmp.A, p.cmp.B = a, b
+			*which = v
+			if p.cmp.A == p.cmp.B {
+				p.notice = "pick two different runs to compare"
+				return
+			}
+			p.compareRuns()
+		}
+	}
+	return app.Div().Class("filters").Attr("role", "group").Attr("aria-label", "runs to compare").Body(
+		runSelect("c-run-a", "A", a, runs, 0, pick(&p.cmp.A)),
+		runSelect("c-run-b", "B", b, runs, 1, pick(&p.cmp.B)),
+		app.If(p.cmpBusy != 0, func() app.UI { return app.Span().Class("muted").Text("comparing…") }),
+		app.Span().Class("muted").Text("Δ = B − A, paired on the same items"),
+	)
+}
+
+// tabKey moves between tabs with the arrow keys, Home and End (the WAI-ARIA
+// tabs pattern), selecting the tab and focusing it.
+func (p *Page) tabKey(i int) app.EventHandler {
+	return func(ctx app.Context, e app.Event) {
+		j := i
+		switch e.Get("key").String() {
+		case "ArrowRight":
+			j = (i + 1) % len(tabs)
+		case "ArrowLeft":
+			j = (i + len(tabs) - 1) % len(tabs)
+		case "Home":
+			j = 0
+		case "End":
+			j = len(tabs) - 1
+		default:
+			return
+		}
+		e.PreventDefault()
+		p.setTab(tabs[j].ID)(ctx, e)
+		id := "tab-" + tabs[j].ID
+		ctx.Defer(func(app.Context) {
+			if el := app.Window().GetElementByID(id); el.Truthy() {
+				el.Call("focus")
+			}
+		})
+	}
 }

@@ -106,27 +106,7 @@ func (v *reportView) renderTable(kind string, t report.Table) app.UI {
 	return app.Div().Class("rtable").Attr("data-table", t.ID).Body(
 		app.If(t.Title != "", func() app.UI { return app.H4().Text(t.Title) }),
 		app.If(t.Chart, func() app.UI { return app.Raw(chartSVG(t)) }),
-		app.Div().Class("scroll").Body(
-			app.Table().Class("grid").Body(
-				app.THead().Body(app.Tr().Body(app.Range(t.Columns).Slice(func(i int) app.UI {
-					c := t.Columns[i]
-					th := app.Th().Scope("col").Text(c.Label)
-					if c.Help != "" {
-						th = th.Title(c.Help).Class("has-help")
-					}
-					return th
-				}))),
-				app.TBody().Body(app.Range(rows).Slice(func(i int) app.UI {
-					row := rows[i]
-					return app.Tr().Body(app.Range(row).Slice(func(j int) app.UI {
-						if j >= len(t.Columns) {
-							return nil
-						}
-						return renderCell(kind, t.ID, row[j], j == 0)
-					}))
-				})),
-			),
-		),
+		app.Raw(tableHTML(kind, t, rows)),
 		app.If(hidden > 0, func() app.UI {
 			return app.Button().Class("button small").Attr("data-test", "show-all-rows").
 				Text(fmt.Sprintf("show all %d rows (%d more)", len(t.Rows), hidden)).
@@ -155,36 +135,69 @@ func FullValue(v *float64) string {
 	return strconv.FormatFloat(*v, 'g', -1, 64)
 }
 
-func renderCell(kind, table string, c report.Cell, first bool) app.UI {
+// tableHTML renders t's header and rows as one HTML string, inserted with
+// app.Raw: a score or comparison report holds thousands of figure cells,
+// and building them node by node through syscall/js blocked the page for
+// seconds; one innerHTML assignment takes milliseconds. Every text and
+// attribute is escaped; the markup has no script and no inline style (the
+// CSP forbids both).
+func tableHTML(kind string, t report.Table, rows [][]report.Cell) string {
+	var b strings.Builder
+	b.WriteString(`<div class="scroll"><table class="grid"><thead><tr>`)
+	for _, c := range t.Columns {
+		if c.Help != "" {
+			fmt.Fprintf(&b, `<th scope="col" class="has-help" title="%s">%s</th>`, esc(c.Help), esc(c.Label))
+		} else {
+			fmt.Fprintf(&b, `<th scope="col">%s</th>`, esc(c.Label))
+		}
+	}
+	b.WriteString(`</tr></thead><tbody>`)
+	for _, row := range rows {
+		b.WriteString(`<tr>`)
+		for j, c := range row {
+			if j >= len(t.Columns) {
+				break
+			}
+			writeCell(&b, kind, t.ID, t.Columns[j].Key, c, j == 0)
+		}
+		b.WriteString(`</tr>`)
+	}
+	b.WriteString(`</tbody></table></div>`)
+	return b.String()
+}
+
+var esc = html.EscapeString
+
+// writeCell writes one table cell: a header or text cell, or a figure with
+// its CI, n/denominator, threshold badge and flag, carrying the automation
+// hooks (data-test="metric" for a cell naming its metric, "figure" for other
+// numbers such as counts and p-values, both with data-metric, data-stratum,
+// data-run, data-value at full precision, and data-column, the table column:
+// it tells apart two figures of one metric in a row, such as a sum and a
+// mean, p50 and p95, or McNemar's b, c and p).
+func writeCell(b *strings.Builder, kind, table, column string, c report.Cell, first bool) {
 	if c.Metric == "" && c.Value == nil {
 		if first {
-			return app.Th().Scope("row").Text(c.Text)
+			fmt.Fprintf(b, `<th scope="row">%s</th>`, esc(c.Text))
+		} else {
+			fmt.Fprintf(b, `<td>%s</td>`, esc(c.Text))
 		}
-		return app.Td().Text(c.Text)
+		return
 	}
-	// data-test="metric" promises data-metric and data-stratum: only a
-	// cell naming its metric carries it; plain numbers (counts of the
-	// overview, p-values…) are "figure" cells with the same attributes.
 	hook := "metric"
 	if c.Metric == "" {
 		hook = "figure"
 	}
-	td := app.Td().Class("fig").
-		Attr("data-test", hook).
-		Attr("data-report", kind).
-		Attr("data-table", table).
-		Attr("data-metric", c.Metric).
-		Attr("data-stratum", c.Stratum).
-		Attr("data-run", c.Run).
-		Attr("data-value", FullValue(c.Value))
+	fmt.Fprintf(b, `<td class="fig" data-test="%s" data-report="%s" data-table="%s" data-column="%s" data-metric="%s" data-stratum="%s" data-run="%s" data-value="%s">`,
+		hook, esc(kind), esc(table), esc(column), esc(c.Metric), esc(c.Stratum), esc(c.Run), FullValue(c.Value))
 	d := c.Digits
 	if d == 0 {
 		d = 4
 	}
-	parts := []app.UI{app.Span().Class("v").Text(c.FormatValue())}
+	fmt.Fprintf(b, `<span class="v">%s</span>`, esc(c.FormatValue()))
 	if c.CILow != nil && c.CIHigh != nil {
-		parts = append(parts, app.Span().Class("ci").Title("confidence interval").Text(
-			" ["+strconv.FormatFloat(*c.CILow, 'f', d, 64)+", "+strconv.FormatFloat(*c.CIHigh, 'f', d, 64)+"]"))
+		fmt.Fprintf(b, `<span class="ci" title="confidence interval"> [%s, %s]</span>`,
+			strconv.FormatFloat(*c.CILow, 'f', d, 64), strconv.FormatFloat(*c.CIHigh, 'f', d, 64))
 	}
 	if c.N != nil {
 		n := "n=" + strconv.Itoa(*c.N)
@@ -193,7 +206,7 @@ func renderCell(kind, table string, c report.Cell, first bool) app.UI {
 			n += "/" + strconv.Itoa(*c.Denom)
 			title += " / annotated items of the stratum"
 		}
-		parts = append(parts, app.Span().Class("n").Title(title).Text(" "+n))
+		fmt.Fprintf(b, `<span class="n" title="%s"> %s</span>`, title, n)
 	}
 	if c.Threshold != "" {
 		cls, word := "badge", c.Threshold
@@ -204,12 +217,12 @@ func renderCell(kind, table string, c report.Cell, first bool) app.UI {
 				cls, word = "badge fail", "FAIL "+c.Threshold
 			}
 		}
-		parts = append(parts, app.Span().Class(cls).Text(word))
+		fmt.Fprintf(b, `<span class="%s">%s</span>`, cls, esc(word))
 	}
 	if c.Flag != "" {
-		parts = append(parts, app.Span().Class("badge flag").Text(c.Flag))
+		fmt.Fprintf(b, `<span class="badge flag">%s</span>`, esc(c.Flag))
 	}
-	return td.Body(parts...)
+	b.WriteString(`</td>`)
 }
 
 // bar is one bar of a chart.
@@ -333,11 +346,10 @@ func chartSVG(t report.Table) string {
 		fmt.Fprintf(&s, `<text class="panel" x="%.1f" y="%.1f">%s</text>`, labelW, y0+14, html.EscapeString(name))
 		top := y0 + headH
 		bottom := top + rowH*float64(len(pb))
-		for k := 0; k <= 4; k++ {
-			v := lo + (hi-lo)*float64(k)/4
-			gx := x(v)
+		for _, v := range niceTicks(lo, hi) {
+			gx := x(v.v)
 			fmt.Fprintf(&s, `<line class="grid-line" x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f"/>`, gx, top, gx, bottom)
-			fmt.Fprintf(&s, `<text class="axis" x="%.1f" y="%.1f" text-anchor="middle">%s</text>`, gx, bottom+13, strconv.FormatFloat(v, 'g', 3, 64))
+			fmt.Fprintf(&s, `<text class="axis" x="%.1f" y="%.1f" text-anchor="middle">%s</text>`, gx, bottom+13, v.label)
 		}
 		zero := x(0)
 		for i, b := range pb {
@@ -380,4 +392,40 @@ func chartSVG(t report.Table) string {
 	}
 	s.WriteString(`</svg>`)
 	return s.String()
+}
+
+type tick struct {
+	v     float64
+	label string
+}
+
+// niceTicks returns four to seven axis ticks over [lo, hi] at a round step
+// (1, 2 or 5 × 10^k) with as many decimals as the step needs: 0, 500,
+// 1000, … rather than 724, 1.45e+03.
+func niceTicks(lo, hi float64) []tick {
+	span := hi - lo
+	if !(span > 0) || math.IsInf(span, 0) {
+		return []tick{{lo, strconv.FormatFloat(lo, 'g', 3, 64)}}
+	}
+	raw := span / 6 // the smallest round step ≥ span/6 gives 4 to 7 ticks
+	mag := math.Pow(10, math.Floor(math.Log10(raw)))
+	step := mag
+	for _, m := range []float64{1, 2, 5, 10} {
+		if m*mag >= raw {
+			step = m * mag
+			break
+		}
+	}
+	dec := 0
+	if step < 1 {
+		dec = int(math.Ceil(-math.Log10(step) - 1e-9))
+	}
+	var out []tick
+	for v := math.Ceil(lo/step-1e-9) * step; v <= hi+step*1e-9; v += step {
+		if math.Abs(v) < step*1e-9 {
+			v = 0
+		}
+		out = append(out, tick{v, strconv.FormatFloat(v, 'f', dec, 64)})
+	}
+	return out
 }

@@ -55,3 +55,24 @@ func TestFullValue(t *testing.T) {
 		}
 	}
 }
+
+// TestNiceTicks: round steps and labels without exponents.
+func TestNiceTicks(t *testing.T) {
+	for _, tc := range []struct {
+		lo, hi float64
+		want   string
+	}{
+		{0, 1, "0.0 0.2 0.4 0.6 0.8 1.0"},
+		{0, 2894, "0 500 1000 1500 2000 2500"},
+		{-0.2, 0.6, "-0.2 0.0 0.2 0.4 0.6"},
+		{0, 0.03, "0.000 0.005 0.010 0.015 0.020 0.025 0.030"},
+	} {
+		var got []string
+		for _, k := range niceTicks(tc.lo, tc.hi) {
+			got = append(got, k.label)
+		}
+		if strings.Join(got, " ") != tc.want {
+			t.Errorf("niceTicks(%v, %v) = %v, want %s", tc.lo, tc.hi, got, tc.want)
+		}
+	}
+}

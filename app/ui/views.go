@@ -3,6 +3,8 @@ package ui
 import (
 	"fmt"
 	"strconv"
+	"strings"
+	"unicode/utf8"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
@@ -15,7 +17,7 @@ import (
 func (p *Page) renderOverview() app.UI {
 	r := p.res
 	return app.Div().Class("overview").Body(
-		app.H2().Text("What was loaded"),
+		app.H2().Text("Files read"),
 		app.Div().Class("scroll").Body(app.Table().Class("grid").Attr("data-test", "inputs").Body(
 			app.THead().Body(app.Tr().Body(
 				app.Th().Scope("col").Text("file"),
@@ -116,7 +118,9 @@ func (p *Page) renderFindings() app.UI {
 					if sel != nil && *sel == f {
 						cls += " selected"
 					}
-					where := f.Path
+					// the entry name (or the file's base name) and the
+					// line; the full path is the button's title
+					where := shortPath(f.Path)
 					if f.Line > 0 {
 						where += ":" + strconv.Itoa(f.Line)
 					}
@@ -131,7 +135,7 @@ func (p *Page) renderFindings() app.UI {
 							app.Td().Body(sevBadge(f.Severity)),
 							app.Td().Class("code").Text(f.Code),
 							app.Td().Body(app.Button().Class("link where").Attr("data-test", "finding-open").
-								Title("show this line").Text(where).OnClick(p.openFinding(f))),
+								Title("show this line of "+f.Path).Text(where).OnClick(p.openFinding(f))),
 							app.Td().Body(
 								app.Span().Text(f.Message),
 								app.If(f.Pointer != "", func() app.UI {
@@ -204,6 +208,14 @@ func (p *Page) renderWindow(f finding.Finding) app.UI {
 	if w.Err != "" {
 		return app.P().Class("muted").Text(w.Err)
 	}
+	// A value far into a long line would be off the window's right edge:
+	// every line then starts shortly before the highlighted value's column.
+	from := 0
+	if k := f.Line - w.First; f.Pointer != "" && k >= 0 && k < len(w.Lines) {
+		if st, _, _, ok := wire.PointerSpan(w.Lines[k], f.Pointer); ok && st > windowLead {
+			from = st - windowLead
+		}
+	}
 	return app.Pre().Class("code-window").Attr("data-test", "line-window").Body(
 		app.Range(w.Lines).Slice(func(i int) app.UI {
 			n := w.First + i
@@ -219,15 +231,21 @@ func (p *Page) renderWindow(f finding.Finding) app.UI {
 					if !exact {
 						mcls += " inexact"
 					}
+					lead, pre := clipFrom(text[:st], from)
 					body = []app.UI{
-						app.Text(text[:st]),
+						app.If(lead, func() app.UI { return app.Span().Class("cut").Text("… ") }),
+						app.Text(pre),
 						app.Mark().Class(mcls).Attr("data-test", "pointer-hit").Text(text[st:en]),
 						app.Text(text[en:]),
 					}
 				}
 			}
 			if body == nil {
-				body = []app.UI{app.Text(text)}
+				lead, rest := clipFrom(text, from)
+				body = []app.UI{
+					app.If(lead, func() app.UI { return app.Span().Class("cut").Text("… ") }),
+					app.Text(rest),
+				}
 			}
 			if cut {
 				body = append(body, app.Span().Class("cut").Text(" … (line cut)"))
@@ -244,6 +262,12 @@ func selectBox(id, label, cur string, opts []string, set func(string)) app.UI {
 	return app.Label().Class("sel").For(id).Body(
 		app.Span().Text(label+" "),
 		app.Select().ID(id).Attr("data-test", id).OnChange(func(ctx app.Context, e app.Event) {
+			// the first option is "all"; go-app drops an empty value
+			// attribute, so its value would read as its text
+			if ctx.JSSrc().Get("selectedIndex").Int() <= 0 {
+				set("")
+				return
+			}
 			set(ctx.JSSrc().Get("value").String())
 		}).Body(
 			app.Option().Value("").Selected(cur == "").Text("all"),
@@ -252,4 +276,35 @@ func selectBox(id, label, cur string, opts []string, set func(string)) app.UI {
 			}),
 		),
 	)
+}
+
+// windowLead is how many bytes of a long line stay visible before the
+// highlighted value.
+const windowLead = 48
+
+// clipFrom drops the first from bytes of s (moved forward to a rune start);
+// cut reports whether anything was dropped.
+func clipFrom(s string, from int) (cut bool, rest string) {
+	if from <= 0 || from >= len(s) {
+		if from >= len(s) && from > 0 && len(s) > 0 {
+			return true, ""
+		}
+		return false, s
+	}
+	for from < len(s) && !utf8.RuneStart(s[from]) {
+		from++
+	}
+	return true, s[from:]
+}
+
+// shortPath is a finding path as the findings table shows it: the entry of
+// a bundle ("sections/a.jsonl"), or the base name of a file.
+func shortPath(p string) string {
+	if i := strings.LastIndexByte(p, '!'); i >= 0 {
+		return p[i+1:]
+	}
+	if i := strings.LastIndexAny(p, "/\\"); i >= 0 {
+		return p[i+1:]
+	}
+	return p
 }

@@ -117,6 +117,23 @@ func (w *worker) handle(msg js.Value) {
 		js.CopyBytesToJS(u8, data)
 		blob := js.Global().Get("Blob").New([]any{u8}, map[string]any{"type": mime})
 		post(map[string]any{"type": wire.TypeExport, "id": id, "blob": blob, "name": name})
+	case wire.TypeCompare:
+		var req wire.CompareRequest
+		if err := json.Unmarshal([]byte(payload), &req); err != nil {
+			postErr(id, "bad compare request: %v", err)
+			return
+		}
+		if w.result == nil {
+			postErr(id, "nothing is loaded")
+			return
+		}
+		if err := w.result.Recompare(req.A, req.B); err != nil {
+			postErr(id, "%v", err)
+			return
+		}
+		// exports now give this comparison; the page gets it without items
+		slim, _ := workside.Slim(&engine.Result{Compare: w.result.Compare})
+		postJSON(wire.TypeCompare, id, slim.Compare)
 	default:
 		postErr(id, "unknown message type %q", typ)
 	}

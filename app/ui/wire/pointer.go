@@ -103,7 +103,9 @@ func (sc *scanner) find(toks []string) (start, end, depth int, ok bool) {
 			match = strconv.Itoa(idx) == toks[0]
 			idx++
 		}
-		if match && bestS < 0 {
+		if match {
+			// a repeated key: the last one wins, as in the decoder (the
+			// record the checks saw)
 			s, e, d, good := sc.find(toks[1:])
 			if !good {
 				return 0, 0, 0, false

@@ -18,8 +18,8 @@ import (
 	"eval752/app/report"
 )
 
-// Message types. Page → worker: Evaluate, Lines, Items, Export.
-// Worker → page: Ready, Progress, Result, Error, Lines, Items, Export.
+// Message types. Page → worker: Evaluate, Lines, Items, Export, Compare.
+// Worker → page: Ready, Progress, Result, Error, Lines, Items, Export, Compare.
 const (
 	TypeReady    = "ready"
 	TypeEvaluate = "evaluate"
@@ -29,6 +29,9 @@ const (
 	TypeLines    = "lines"
 	TypeItems    = "items"
 	TypeExport   = "export"
+	// TypeCompare asks for the paired comparison of two other runs
+	// (CompareRequest); the answer's json is the comparison report.
+	TypeCompare = "compare"
 )
 
 // LinesRequest asks for the lines around Line of Path (a top-level input name
@@ -74,6 +77,12 @@ type ExportRequest struct {
 	// whole evaluation as JSON) or "findings" (CSV or JSON).
 	What   string `json:"what"`
 	Format string `json:"format"` // "json", "md", "csv"
+}
+
+// CompareRequest names the two runs to compare (B − A).
+type CompareRequest struct {
+	A string `json:"a"`
+	B string `json:"b"`
 }
 
 // ResultMeta accompanies the slim result.

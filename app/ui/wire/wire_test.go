@@ -27,6 +27,12 @@ func TestPointerSpan(t *testing.T) {
 		{"index past the end points at the array", "/gold/7", `[{"doc":"a","page":5},{"doc":"b"}]`, false, true},
 		{"not a pointer", "id", "", false, false},
 	}
+	// a repeated key: the pointer names the last value, the one the decoder
+	// (and every check) kept
+	const dup = `{"answer":"巴黎","n":1,"answer":"伦敦"}`
+	if st, en, exact, ok := PointerSpan(dup, "/answer"); !ok || !exact || dup[st:en] != `"伦敦"` {
+		t.Errorf("repeated key: span %q, want the last value", dup[st:en])
+	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			st, en, exact, ok := PointerSpan(line, tc.pointer)

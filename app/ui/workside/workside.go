@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"strconv"
 
+	"eval752/app/audit"
 	"eval752/app/engine"
 	"eval752/app/report"
 	"eval752/app/ui/wire"
@@ -30,6 +31,16 @@ func Export(r *engine.Result, req wire.ExportRequest) (name, mime string, data [
 	case "compare":
 		rep = r.Compare
 	case "audit":
+		// as `eval752 audit` prints it: the report with the findings
+		switch {
+		case r.Audit == nil:
+		case req.Format == "json":
+			err := audit.WriteJSON(&buf, r.Audit, r.AuditFindings)
+			return "eval752-audit.json", "application/json", buf.Bytes(), err
+		case req.Format == "md":
+			err := audit.WriteMarkdown(&buf, r.Audit, r.AuditFindings)
+			return "eval752-audit.md", "text/markdown", buf.Bytes(), err
+		}
 		rep = r.Audit
 	case "overview":
 		rep = r.Overview

@@ -1,0 +1,49 @@
+package audit
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+
+	"eval752/app/finding"
+	"eval752/app/report"
+)
+
+// Output is the JSON document of an audit: `eval752 audit --json` prints it
+// and the page's Audit export downloads it.
+type Output struct {
+	Report   *report.Report `json:"report,omitempty"` // absent in draft mode
+	Findings finding.List   `json:"findings"`
+	Counts   finding.Counts `json:"counts"`
+}
+
+// WriteJSON writes rep and findings as one indented Output document.
+func WriteJSON(w io.Writer, rep *report.Report, findings finding.List) error {
+	if findings == nil {
+		findings = finding.List{}
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	return enc.Encode(Output{Report: rep, Findings: findings, Counts: findings.Counts()})
+}
+
+// WriteMarkdown writes rep (when not nil) as Markdown, then its findings as
+// a list and their counts.
+func WriteMarkdown(w io.Writer, rep *report.Report, findings finding.List) error {
+	if rep != nil {
+		if err := rep.WriteMarkdown(w); err != nil {
+			return err
+		}
+	}
+	c := findings.Counts()
+	var b strings.Builder
+	b.WriteString("## Findings\n\n")
+	for _, f := range findings {
+		fmt.Fprintf(&b, "* `%s:%d` %s **%s**: %s\n", f.Path, f.Line, f.Severity, f.Code, strings.ReplaceAll(f.Message, "\n", " "))
+	}
+	fmt.Fprintf(&b, "\n%d error(s), %d warning(s), %d info\n", c.Error, c.Warning, c.Info)
+	_, err := io.WriteString(w, b.String())
+	return err
+}
