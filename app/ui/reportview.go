@@ -154,11 +154,15 @@ func tableHTML(kind string, t report.Table, rows [][]report.Cell) string {
 	b.WriteString(`</tr></thead><tbody>`)
 	for _, row := range rows {
 		b.WriteString(`<tr>`)
+		label := "" // the row's label: tells apart rows of one metric (p50 / p95, sum / mean)
+		if len(row) > 0 && row[0].Metric == "" && row[0].Value == nil {
+			label = row[0].Text
+		}
 		for j, c := range row {
 			if j >= len(t.Columns) {
 				break
 			}
-			writeCell(&b, kind, t.ID, t.Columns[j].Key, c, j == 0)
+			writeCell(&b, kind, t.ID, t.Columns[j].Key, label, c, j == 0)
 		}
 		b.WriteString(`</tr>`)
 	}
@@ -172,10 +176,10 @@ var esc = html.EscapeString
 // its CI, n/denominator, threshold badge and flag, carrying the automation
 // hooks (data-test="metric" for a cell naming its metric, "figure" for other
 // numbers such as counts and p-values, both with data-metric, data-stratum,
-// data-run, data-value at full precision, and data-column, the table column:
-// it tells apart two figures of one metric in a row, such as a sum and a
-// mean, p50 and p95, or McNemar's b, c and p).
-func writeCell(b *strings.Builder, kind, table, column string, c report.Cell, first bool) {
+// data-run, data-value at full precision, data-row, the row's label, and
+// data-column, the table column: they tell apart figures of one metric,
+// such as a sum and a mean, p50 and p95, or McNemar's b, c and p).
+func writeCell(b *strings.Builder, kind, table, column, row string, c report.Cell, first bool) {
 	if c.Metric == "" && c.Value == nil {
 		if first {
 			fmt.Fprintf(b, `<th scope="row">%s</th>`, esc(c.Text))
@@ -188,8 +192,8 @@ func writeCell(b *strings.Builder, kind, table, column string, c report.Cell, fi
 	if c.Metric == "" {
 		hook = "figure"
 	}
-	fmt.Fprintf(b, `<td class="fig" data-test="%s" data-report="%s" data-table="%s" data-column="%s" data-metric="%s" data-stratum="%s" data-run="%s" data-value="%s">`,
-		hook, esc(kind), esc(table), esc(column), esc(c.Metric), esc(c.Stratum), esc(c.Run), FullValue(c.Value))
+	fmt.Fprintf(b, `<td class="fig" data-test="%s" data-report="%s" data-table="%s" data-row="%s" data-column="%s" data-metric="%s" data-stratum="%s" data-run="%s" data-value="%s">`,
+		hook, esc(kind), esc(table), esc(row), esc(column), esc(c.Metric), esc(c.Stratum), esc(c.Run), FullValue(c.Value))
 	d := c.Digits
 	if d == 0 {
 		d = 4

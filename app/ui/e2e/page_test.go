@@ -542,3 +542,69 @@ func TestCancel(t *testing.T) {
 		t.Errorf("demo after cancel: counts %d/%d, CLI %d/%d", e, w, v.Counts.Error, v.Counts.Warning)
 	}
 }
+
+// TestPickersAndAuditExport uses the mixed-bad demo (three runs, findings of
+// every severity): the findings filters narrow and widen again ("all" after
+// a choice shows every row), the comparison of the first and the third run
+// equals `eval752 compare` of those runs, its export follows the pick, and
+// the audit JSON export equals `eval752 audit --json`.
+func TestPickersAndAuditExport(t *testing.T) {
+	bad := filepath.Join(t.TempDir(), "bad.eval752.zip")
+	if out, err := exec.Command(env.bin, "demo", "--bad", bad).CombinedOutput(); err != nil {
+		t.Fatalf("demo --bad: %v\n%s", err, out)
+	}
+	v := cliValidate(t, bad)
+	b := newBrowser(t)
+	b.open()
+	dl := b.downloads()
+	b.upload(bad)
+	b.waitReady(60 * time.Second)
+
+	rows := func() int { return eval[int](b, `document.querySelectorAll('[data-test=finding]').length`) }
+	// choose picks an option as a user does ("" = the first option,
+	// "all") and fires the change event.
+	choose := func(sel string, value string) {
+		eval[bool](b, fmt.Sprintf(`(() => { const e = document.querySelector(%q);
+			if (%q === "") { e.selectedIndex = 0 } else { e.value = %q }
+			e.dispatchEvent(new Event('change', {bubbles: true})); return true })()`, sel, value, value))
+	}
+	total := len(v.Findings)
+	if total == 0 || total > 300 {
+		t.Fatalf("the bad demo has %d findings; the test needs 1..300 (one page)", total)
+	}
+	b.tab("findings")
+	b.waitJS(fmt.Sprintf(`document.querySelectorAll('[data-test=finding]').length === %d`, total), 10*time.Second)
+	choose(`[data-test=f-sev]`, "error")
+	b.waitJS(fmt.Sprintf(`document.querySelectorAll('[data-test=finding]').length === %d`, v.Counts.Error), 10*time.Second)
+	choose(`[data-test=f-sev]`, "")
+	b.waitJS(fmt.Sprintf(`document.querySelectorAll('[data-test=finding]').length === %d`, total), 10*time.Second)
+	if n := rows(); n != total {
+		t.Errorf("after severity error then all: %d rows, want %d", n, total)
+	}
+
+	b.tab("compare")
+	b.waitJS(`!!document.querySelector('[data-test=c-run-b]')`, 10*time.Second)
+	runs := eval[[]string](b, `[...document.querySelectorAll('[data-test=c-run-b] option')].map(o => o.value)`)
+	if len(runs) < 3 {
+		t.Fatalf("the bad demo offers runs %v; the test needs three", runs)
+	}
+	a, c := runs[0], runs[2]
+	choose(`[data-test=c-run-b]`, c)
+	b.waitJS(`!!document.querySelector('[data-report=compare] [data-run="`+c+`"]')`, 30*time.Second)
+	want := cli(t, bad, "compare", "--json", a, c)
+	var cmp report.Report
+	if err := json.Unmarshal(want, &cmp); err != nil {
+		t.Fatal(err)
+	}
+	compareCells(t, "comparison "+a+" vs "+c, b.pageCells("compare"), reportCells(&cmp))
+	b.tab("export")
+	b.click(`[data-test=export-compare-json]`)
+	if got := waitFile(t, dl, "eval752-compare.json", 20*time.Second); !bytes.Equal(got, want) {
+		t.Errorf("compare export after picking %s: differs from `eval752 compare --json %s %s`", c, a, c)
+	}
+	b.click(`[data-test=export-audit-json]`)
+	if got := waitFile(t, dl, "eval752-audit.json", 20*time.Second); !bytes.Equal(got, cli(t, bad, "audit", "--json")) {
+		t.Errorf("audit JSON export differs from `eval752 audit --json`")
+	}
+	b.assertPrivate()
+}
