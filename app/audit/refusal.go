@@ -186,6 +186,9 @@ func refusalAudit(ds *dataset.Dataset, qs []query, ps []passage, opt Options) (r
 		}
 	}
 	res.NRefuse = nRefuse
+	if nRefuse == 0 {
+		return res, out // nothing to audit: no index to build
+	}
 	if len(ps) == 0 {
 		if nRefuse > 0 {
 			out = append(out, ruleRefusalNoCorpus.At(qs[0].Loc.Path, 0, "", "%d refuse / unanswerable question(s) could not be audited: no corpus text loaded", nRefuse))

@@ -37,37 +37,50 @@ import (
 // scale of an embedding cosine (seed 002's 0.65); see DefaultOptions.
 type lexIndex struct {
 	grams    []int
-	vocab    map[string]int32
+	vocab    map[uint64]int32 // n-gram hash → term id
 	df       []int32
 	postings [][]int32 // term id → passages holding it, ascending
 	n        int
 }
 
-// termSet is the set of n-grams of text, in byte order.
-func termSet(text string, grams []int) []string {
+// termSet is the set of n-grams of text as 64-bit FNV-1a hashes of their
+// runes, ascending (a hash collision between two n-grams of one corpus is
+// vanishingly unlikely at 2⁶⁴, and costs at most a sliver of similarity).
+// Hashes instead of strings keep a large, varied corpus's index small.
+func termSet(text string, grams []int) []uint64 {
 	rs := foldDigits(bare(text, true))
-	set := map[string]struct{}{}
+	set := map[uint64]struct{}{}
+	add := func(g []rune) {
+		h := uint64(14695981039346656037)
+		for _, r := range g {
+			for k := 0; k < 4; k++ {
+				h ^= uint64(byte(r >> (8 * k)))
+				h *= 1099511628211
+			}
+		}
+		set[h] = struct{}{}
+	}
 	for _, n := range grams {
 		if n <= 0 {
 			continue
 		}
 		if len(rs) < n {
 			if len(rs) > 0 && n == grams[0] {
-				set[string(rs)] = struct{}{}
+				add(rs)
 			}
 			continue
 		}
 		for i := 0; i+n <= len(rs); i++ {
-			set[string(rs[i:i+n])] = struct{}{}
+			add(rs[i : i+n])
 		}
 	}
 	return slices.Sorted(maps.Keys(set))
 }
 
 func newLexIndex(passages []string, grams []int) *lexIndex {
-	ix := &lexIndex{grams: grams, vocab: map[string]int32{}, n: len(passages)}
+	ix := &lexIndex{grams: grams, vocab: map[uint64]int32{}, n: len(passages)}
 	for i, p := range passages {
-		// terms in byte order, so term ids are the same on every run
+		// terms in hash order, so term ids are the same on every run
 		for _, g := range termSet(p, grams) {
 			id, ok := ix.vocab[g]
 			if !ok {
@@ -93,7 +106,7 @@ func (ix *lexIndex) idf(df int32) float64 {
 func (ix *lexIndex) best(q string) (int, float64) {
 	var total float64
 	acc := map[int32]float64{}
-	for _, g := range termSet(q, ix.grams) { // byte order: the sums are the same on every run
+	for _, g := range termSet(q, ix.grams) { // hash order: the sums are the same on every run
 		id, ok := ix.vocab[g]
 		df := int32(0)
 		if ok {
