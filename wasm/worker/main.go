@@ -69,43 +69,41 @@ func (w *worker) handle(msg js.Value) {
 	if v := msg.Get("json"); v.Type() == js.TypeString {
 		payload = v.String()
 	}
+	// request decodes the payload into v; false (after posting the error)
+	// when it is not valid, or when the request needs a result and none is
+	// loaded yet.
+	request := func(what string, v any, needsResult bool) bool {
+		if err := json.Unmarshal([]byte(payload), v); err != nil {
+			postErr(id, "bad %s request: %v", what, err)
+			return false
+		}
+		if needsResult && w.result == nil {
+			postErr(id, "nothing is loaded")
+			return false
+		}
+		return true
+	}
 	switch typ := msg.Get("type").String(); typ {
 	case wire.TypeEvaluate:
 		w.evaluate(id, msg.Get("files"), msg.Get("names"))
 	case wire.TypeLines:
 		var req wire.LinesRequest
-		if err := json.Unmarshal([]byte(payload), &req); err != nil {
-			postErr(id, "bad lines request: %v", err)
-			return
+		if request("lines", &req, false) {
+			postJSON(wire.TypeLines, id, workside.ReadLines(w.inputs, req))
 		}
-		win := workside.ReadLines(w.inputs, req)
-		postJSON(wire.TypeLines, id, win)
 	case wire.TypeFindings:
 		var q wire.FindingQuery
-		if err := json.Unmarshal([]byte(payload), &q); err != nil {
-			postErr(id, "bad findings request: %v", err)
-			return
+		if request("findings", &q, true) {
+			postJSON(wire.TypeFindings, id, wire.FindingsPage(w.result.Findings, q))
 		}
-		if w.result == nil {
-			postErr(id, "nothing is loaded")
-			return
-		}
-		postJSON(wire.TypeFindings, id, wire.FindingsPage(w.result.Findings, q))
 	case wire.TypeItems:
 		var q wire.ItemQuery
-		if err := json.Unmarshal([]byte(payload), &q); err != nil {
-			postErr(id, "bad items request: %v", err)
-			return
+		if request("items", &q, false) {
+			postJSON(wire.TypeItems, id, wire.Page(w.items, q))
 		}
-		postJSON(wire.TypeItems, id, wire.Page(w.items, q))
 	case wire.TypeExport:
 		var req wire.ExportRequest
-		if err := json.Unmarshal([]byte(payload), &req); err != nil {
-			postErr(id, "bad export request: %v", err)
-			return
-		}
-		if w.result == nil {
-			postErr(id, "nothing is loaded")
+		if !request("export", &req, true) {
 			return
 		}
 		name, mime, data, err := workside.Export(w.result, req)
@@ -119,12 +117,7 @@ func (w *worker) handle(msg js.Value) {
 		post(map[string]any{"type": wire.TypeExport, "id": id, "blob": blob, "name": name})
 	case wire.TypeCompare:
 		var req wire.CompareRequest
-		if err := json.Unmarshal([]byte(payload), &req); err != nil {
-			postErr(id, "bad compare request: %v", err)
-			return
-		}
-		if w.result == nil {
-			postErr(id, "nothing is loaded")
+		if !request("compare", &req, true) {
 			return
 		}
 		if err := w.result.Recompare(req.A, req.B); err != nil {
