@@ -497,3 +497,51 @@ func TestOSMetadataEntries(t *testing.T) {
 		t.Errorf("metadata file not hashed: %v", bd.SHA256)
 	}
 }
+
+// TestPrettyPrintedSyntaxError: in a file of pretty-printed records, a
+// syntax error is one finding at its own line, and the records before and
+// after it are still read (reading resumes at the next line opening "{").
+func TestPrettyPrintedSyntaxError(t *testing.T) {
+	body := "{\n  \"id\": \"a\",\n  \"type\": \"freeform\",\n  \"inputs\": {\"text\": \"x\"},\n  \"answer\": \"y\"\n}\n" + // lines 1–6
+		"{\n  \"id\": \"b\",\n  \"type\": \"freeform\"\n  \"answer\": \"y\"\n}\n" + // lines 7–11: no comma after line 9
+		"{\n  \"id\": \"c\",\n  \"type\": \"freeform\",\n  \"inputs\": {\"text\": \"x\"},\n  \"answer\": \"y\"\n}\n" // lines 12–17
+	ds := load(t, memInput("items.jsonl", []byte(body)))
+	if len(ds.Items) != 2 || ds.Items[0].V.ID != "a" || ds.Items[1].V.ID != "c" || ds.Items[1].Line != 12 {
+		t.Fatalf("items %+v", ds.Items)
+	}
+	var syntax []string
+	for _, f := range ds.Findings {
+		if f.Code == "jsonl.syntax" {
+			syntax = append(syntax, f.String())
+		}
+	}
+	if len(syntax) != 1 || !strings.Contains(syntax[0], "items.jsonl:10:") {
+		t.Errorf("syntax findings %v, want one at line 10 (the token after the missing comma); all: %v", syntax, codes(ds.Findings))
+	}
+}
+
+// TestSeed003FolderZipped: seed 003 §10's project layout zipped as it is
+// (data/, eval/, runs/<id>/, no manifest.json or meta.json) is read as a
+// zipped folder: its files are parsed like a bundle's corpus/ and runs/,
+// with one info finding instead of the bundle errors; metrics.json is noted.
+func TestSeed003FolderZipped(t *testing.T) {
+	b := zipOf(t,
+		zent{"data/documents.jsonl", seedFile(t, "documents.jsonl")},
+		zent{"eval/questions.jsonl", seedFile(t, "questions.jsonl")},
+		zent{"runs/r1/predictions.jsonl", seedFile(t, "predictions.jsonl")},
+		zent{"runs/r1/metrics.json", `{"ndcg@10": 0.5}`},
+	)
+	ds := load(t, memInput("rag.zip", b))
+	if len(ds.Documents) != 1 || len(ds.RAG) != 1 || len(ds.Preds) != 1 || ds.Preds[0].V.RunID != "r1" {
+		t.Fatalf("documents %d questions %d predictions %+v", len(ds.Documents), len(ds.RAG), ds.Preds)
+	}
+	got := codes(ds.Findings)
+	if len(got) != 2 || !strings.Contains(got[0], "info bundle.plain-zip") || !strings.Contains(got[1], "info format.skipped") {
+		t.Errorf("findings %v, want the plain-zip info and metrics.json skipped", got)
+	}
+	// named .eval752.zip, the same content is a bundle missing its companions
+	ds = load(t, memInput("rag.eval752.zip", b))
+	if got := strings.Join(codes(ds.Findings), "\n"); !strings.Contains(got, "bundle.missing-manifest") || !strings.Contains(got, "bundle.missing-meta") {
+		t.Errorf(".eval752.zip without companions: %s", got)
+	}
+}

@@ -7,9 +7,11 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"hash"
 	"io"
+	"math"
 	"path"
 	"slices"
 	"sort"
@@ -250,7 +252,7 @@ func (l *loader) input(in Input) error {
 		return nil
 	}
 	sr := io.NewSectionReader(ra, 0, in.Size)
-	info, err := l.file(in.Name, sr, in.Size, forced, fileCtx{})
+	info, err := l.file(in.Name, sr, in.Size, forced, looseCtx(in.Name))
 	l.ds.Inputs = append(l.ds.Inputs, info)
 	if err != nil {
 		return fmt.Errorf("%s: %w", in.Name, err)
@@ -298,8 +300,6 @@ func (l *loader) file(name string, r io.Reader, size int64, forced model.Format,
 	case f == model.FormatUnknown:
 		if len(bytes.TrimSpace(head)) == 0 && complete {
 			l.add(RuleEmpty.At(name, 0, "", "the file is empty"))
-		} else if fc.optional {
-			l.add(RuleSkipped.At(name, 0, "", "%s is not a format eval752 reads; it is hashed but not checked", path.Base(name)))
 		} else {
 			if formats.LooksJSON(head) {
 				// no record parsed or fitted a format: still say where the
@@ -310,7 +310,11 @@ func (l *loader) file(name string, r io.Reader, size int64, forced model.Format,
 					info.Lines, err = l.jsonLines(name, br, f, fc)
 				}
 			}
-			l.add(formats.RuleUnknown.At(name, 0, "", "cannot tell the format of %s from its content", path.Base(name)))
+			if fc.optional {
+				l.add(RuleSkipped.At(name, 0, "", "%s is not a format eval752 reads; it is hashed but not checked", path.Base(name)))
+			} else {
+				l.add(formats.RuleUnknown.At(name, 0, "", "cannot tell the format of %s from its content", path.Base(name)))
+			}
 		}
 	case f == model.FormatRAGConfig:
 		l.ds.Has[f] = true
@@ -437,7 +441,7 @@ func (l *loader) jsonDocument(name string, r io.Reader, f model.Format, fc fileC
 		return 0, nil
 	}
 	v, problems, offs := jsonl.DecodeDocument(b)
-	if v == nil && len(problems) > 0 && problems[len(problems)-1].Kind == jsonl.Trailing && !isCompanion(f) {
+	if v == nil && len(problems) > 0 && !isCompanion(f) && bytes.HasPrefix(bytes.TrimLeft(b, " \t\r\n"), []byte("{")) {
 		// a .json file that is really JSONL (one object per line)
 		first := b
 		if i := bytes.IndexByte(b, '\n'); i >= 0 {
@@ -492,32 +496,52 @@ func (l *loader) jsonDocument(name string, r io.Reader, f model.Format, fc fileC
 }
 
 // jsonStream reads a file of pretty-printed objects one after another (seed
-// 004 prints its item examples that way): when every value of b is an
-// object, each is a record located at the line where it starts, and the file
-// gets one jsonl.multiline warning. ok is false when b is not such a stream
-// (a syntax error, or a value that is not an object): the caller then
-// reports b as one broken document.
+// 004 prints its item examples that way): each object is a record located
+// at the line where it starts, and the file gets one jsonl.multiline
+// warning. A syntax error is one finding at its own line; reading resumes
+// at the next line that starts with "{", so the records after it are still
+// checked. ok is false when b is not such a stream (fewer than two objects,
+// or a value that is not an object): the caller then reports b as one
+// broken document.
 func (l *loader) jsonStream(name string, b []byte, f model.Format, fc fileCtx) (lines int, ok bool) {
-	vals, starts, dups, err := jsonl.DecodeStream(b)
-	if err != nil || len(vals) < 2 {
-		return 0, false
+	type rec struct {
+		v     map[string]any
+		start int
+		dups  []jsonl.Problem
 	}
-	for _, v := range vals {
-		if _, isObj := v.(map[string]any); !isObj {
+	vals, starts, dups, syntax := jsonl.DecodeStreamAll(b)
+	var recs []rec
+	for i, v := range vals {
+		m, isObj := v.(map[string]any)
+		if !isObj {
 			return 0, false
 		}
+		recs = append(recs, rec{m, starts[i], dups[i]})
 	}
-	first, _ := lineCol(b, starts[0])
-	second, _ := lineCol(b, starts[1])
-	l.add(jsonl.RuleMultiline.At(name, first, "", "the file holds %d pretty-printed records (the second starts at line %d); JSONL has one record per line", len(vals), second))
-	for i, v := range vals {
-		line, _ := lineCol(b, starts[i])
-		for _, p := range dups[i] {
-			pl, col := lineCol(b, p.Col-1)
-			msg := strings.Replace(p.Msg, "column "+strconv.Itoa(p.Col), "column "+strconv.Itoa(col), 1)
-			l.add(jsonl.Findings(name, pl, []jsonl.Problem{{Kind: p.Kind, Col: col, Pointer: p.Pointer, Msg: msg}})...)
+	if len(recs)+len(syntax) < 2 || len(recs) == 0 {
+		return 0, false
+	}
+	first, _ := lineCol(b, recs[0].start)
+	msg := fmt.Sprintf("the file holds %d pretty-printed record(s)", len(recs))
+	if len(recs) > 1 {
+		second, _ := lineCol(b, recs[1].start)
+		msg += fmt.Sprintf(" (the second starts at line %d)", second)
+	}
+	l.add(jsonl.RuleMultiline.At(name, first, "", "%s; JSONL has one record per line", msg))
+	relocate := func(p jsonl.Problem) {
+		pl, col := lineCol(b, p.Col-1)
+		m := strings.Replace(p.Msg, "column "+strconv.Itoa(p.Col), "column "+strconv.Itoa(col), 1)
+		l.add(jsonl.Findings(name, pl, []jsonl.Problem{{Kind: p.Kind, Col: col, Pointer: p.Pointer, Msg: m}})...)
+	}
+	for _, p := range syntax {
+		relocate(p)
+	}
+	for _, r := range recs {
+		for _, p := range r.dups {
+			relocate(p)
 		}
-		l.addRecord(f, Loc{Path: name, Line: line}, v.(map[string]any), nil, "", fc)
+		line, _ := lineCol(b, r.start)
+		l.addRecord(f, Loc{Path: name, Line: line}, r.v, nil, "", fc)
 	}
 	return 1 + bytes.Count(bytes.TrimRight(b, "\n"), []byte("\n")), true
 }
@@ -657,9 +681,60 @@ func runName(p string, fc fileCtx) string {
 func appendRec[T any](dst *[]Rec[T], loc Loc, raw map[string]any, line []byte) error {
 	r := Rec[T]{Loc: loc, Raw: raw}
 	err := json.Unmarshal(line, &r.V)
+	var te *json.UnmarshalTypeError
+	if errors.As(err, &te) && strings.HasPrefix(te.Value, "number") {
+		// An integer written as 10.0 or 1e2 is an integer for JSON Schema
+		// (and Python writers produce it): decode it as one, rather than
+		// drop the record. A fraction still fails.
+		var r2 Rec[T]
+		if b, ok := integralNumbers(raw); ok && json.Unmarshal(b, &r2.V) == nil {
+			r.V, err = r2.V, nil
+		}
+	}
 	r.Typed = err == nil
 	*dst = append(*dst, r)
 	return err
+}
+
+// integralNumbers returns raw as JSON with every number that has a zero
+// fraction (10.0, 1e2, -0.0) written as an integer; ok is false when there
+// is none.
+func integralNumbers(raw map[string]any) ([]byte, bool) {
+	changed := false
+	var walk func(v any) any
+	walk = func(v any) any {
+		switch x := v.(type) {
+		case map[string]any:
+			out := make(map[string]any, len(x))
+			for k, e := range x {
+				out[k] = walk(e)
+			}
+			return out
+		case []any:
+			out := make([]any, len(x))
+			for i, e := range x {
+				out[i] = walk(e)
+			}
+			return out
+		case json.Number:
+			if !strings.ContainsAny(string(x), ".eE") {
+				return x
+			}
+			f, err := x.Float64()
+			if err != nil || f != math.Trunc(f) || math.Abs(f) > 1<<53 {
+				return x
+			}
+			changed = true
+			return json.Number(strconv.FormatInt(int64(f), 10))
+		}
+		return v
+	}
+	v := walk(raw)
+	if !changed {
+		return nil, false
+	}
+	b, err := json.Marshal(v)
+	return b, err == nil
 }
 
 // companion stores a manifest/meta/run_config record on the current bundle
@@ -858,6 +933,13 @@ func (l *loader) bundle(name string, r io.ReaderAt, size int64) error {
 	if len(osFiles) > 0 {
 		l.add(RuleOSMetadata.At(name, 0, "", "%d file(s) added by the operating system when zipping (first: %q) are not read", len(osFiles), osFiles[0]))
 	}
+	sort.Strings(b.Sections)
+	if !sawManifest && !sawMeta && !strings.HasSuffix(strings.ToLower(name), ".eval752.zip") {
+		// a plain zip of a project folder (seed 003 §10's data/, eval/,
+		// runs/): its files are read, but it is not an eval752 bundle
+		l.add(RuleZipFolder.At(name, 0, "", "%s has no manifest.json or meta.json: it is read as a zipped folder of files, not as an eval752 bundle", path.Base(name)))
+		return nil
+	}
 	if !sawManifest {
 		l.add(RuleMissingManifest.At(name, 0, "", "the bundle has no manifest.json at its root"))
 	}
@@ -869,7 +951,6 @@ func (l *loader) bundle(name string, r io.ReaderAt, size int64) error {
 		// (a section refused by the zip checks has its own finding)
 		l.add(RuleNoSections.At(name, 0, "", "the bundle has no sections/*.jsonl"))
 	}
-	sort.Strings(b.Sections)
 	return nil
 }
 
@@ -970,7 +1051,9 @@ func classify(name string) (entryKind, fileCtx) {
 		return entryAsset, fileCtx{}
 	case "checkers":
 		return entryChecker, fileCtx{}
-	case "corpus":
+	case "corpus", "data", "eval":
+		// corpus/ is eval752's companion folder; data/ and eval/ are the
+		// folders of seed 003 §10's layout, read the same way
 		if parseable[ext] || isTRECName(name) {
 			return entryParse, fileCtx{optional: true}
 		}
@@ -983,6 +1066,48 @@ func classify(name string) (entryKind, fileCtx) {
 		return entryRaw, fileCtx{run: run}
 	}
 	return entryUnknown, fileCtx{}
+}
+
+// seed003Unread are files of seed 003 §10's layout that eval752 does not
+// read (run outputs and manifests of the pipeline): given, they are noted,
+// not an unknown format.
+var seed003Unread = map[string]bool{
+	"metrics.json": true, "errors.jsonl": true, "anchor_resolution.jsonl": true,
+	"judgment_set_manifest.json": true, "raw_manifest.jsonl": true, "tables.jsonl": true,
+	"evidence_groups.jsonl": true,
+}
+
+// looseCtx is what a top-level file's path says about it, as a bundle
+// entry's place does (classify): a file directly in a runs/<name>/ folder
+// belongs to run <name>; files under corpus/, data/, eval/ or runs/, and
+// seed 003's pipeline files, may be of a format eval752 does not read.
+func looseCtx(name string) fileCtx {
+	p := strings.ReplaceAll(name, "\\", "/")
+	var fc fileCtx
+	if run, ok := runFolder(p); ok {
+		fc.run, fc.optional = run, true
+	}
+	for _, part := range strings.Split(path.Dir(p), "/") {
+		switch part {
+		case "corpus", "data", "eval", "runs":
+			fc.optional = true
+		}
+	}
+	if seed003Unread[strings.ToLower(path.Base(p))] {
+		fc.optional = true
+	}
+	return fc
+}
+
+// runFolder returns <name> when p is a file directly inside a runs/<name>/
+// folder.
+func runFolder(p string) (string, bool) {
+	d := path.Dir(p)
+	if path.Base(path.Dir(d)) != "runs" {
+		return "", false
+	}
+	name := path.Base(d)
+	return name, name != "" && name != "." && name != "/"
 }
 
 func isTRECName(name string) bool {

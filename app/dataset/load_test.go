@@ -222,3 +222,47 @@ func TestRepeatedInput(t *testing.T) {
 		t.Errorf("two files named a.jsonl: %v, %d items", codes(ds.Findings), len(ds.Items))
 	}
 }
+
+// TestIntegralFloats: an integer written with a fraction or exponent (10.0,
+// 1e2) is an integer, as in JSON Schema — the record decodes and keeps its
+// value (Python writers produce 34.0); a real fraction where an integer is
+// due still fails and is reported.
+func TestIntegralFloats(t *testing.T) {
+	ds := load(t, memInput("results.jsonl", []byte(
+		`{"run":"r","item_id":"a","response":"y","latency_ms":12.0,"usage":{"input_tokens":1e2,"output_tokens":3.0}}`+"\n"+
+			`{"run":"r","item_id":"b","response":"y","usage":{"input_tokens":2.5}}`+"\n")))
+	if len(ds.Results) != 2 || !ds.Results[0].Typed || ds.Results[0].V.Usage == nil ||
+		ds.Results[0].V.Usage.InputTokens != 100 || ds.Results[0].V.Usage.OutputTokens != 3 {
+		t.Fatalf("integral floats: %+v", ds.Results)
+	}
+	if ds.Results[1].Typed || len(ds.Findings) != 1 || ds.Findings[0].Line != 2 {
+		t.Errorf("a fraction for an integer: typed %v, findings %v", ds.Results[1].Typed, codes(ds.Findings))
+	}
+}
+
+// TestLooseRunFolderFiles: the files of a runs/<id>/ folder given one by one
+// (seed 003 §10) are read as inside a bundle: metrics.json and errors.jsonl
+// are noted, not an unknown format.
+func TestLooseRunFolderFiles(t *testing.T) {
+	ds := load(t,
+		memInput("exp/runs/r1/metrics.json", []byte(`{"ndcg@10": 0.5}`)),
+		memInput("exp/runs/r1/errors.jsonl", []byte(`{"code": "RETRIEVAL_MISS", "qid": "q1"}`+"\n")),
+		memInput("notes/metrics.json", []byte(`{"ndcg@10": 0.5}`)),
+		memInput("other.json", []byte(`{"ndcg@10": 0.5}`)),
+	)
+	got := codes(ds.Findings)
+	want := []string{
+		"exp/runs/r1/errors.jsonl: info format.skipped",
+		"exp/runs/r1/metrics.json: info format.skipped",
+		"notes/metrics.json: info format.skipped",
+		"other.json: error format.unknown",
+	}
+	if len(got) != len(want) {
+		t.Fatalf("findings %v", got)
+	}
+	for i := range want {
+		if !strings.HasPrefix(got[i], want[i]) {
+			t.Errorf("finding %d = %q, want %s…", i, got[i], want[i])
+		}
+	}
+}

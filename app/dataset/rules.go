@@ -59,6 +59,12 @@ var (
 		Source:      "app/model (the typed definition of each format)",
 		Hint:        "check the field types against docs/formats.md",
 	})
+	RuleZipFolder = finding.Register(finding.Rule{
+		Code: "bundle.plain-zip", Severity: finding.Info, Family: "bundle",
+		Description: "a .zip that is not named .eval752.zip and has neither manifest.json nor meta.json is read as a zipped folder of files (e.g. seed 003 §10's data/, eval/, runs/), without the bundle checks",
+		Source:      "seed 004 (.eval752.zip 包结构); seed 003 §10 (目录与配置)",
+		Hint:        "nothing to do; to publish it as an eval752 bundle, add manifest.json and meta.json and name it .eval752.zip",
+	})
 	RuleRepeated = finding.Register(finding.Rule{
 		Code: "input.repeated", Severity: finding.Info, Family: "input",
 		Description: "the same file (same name and content) was given twice; it is read once",

@@ -9,20 +9,22 @@ import (
 )
 
 // VersionHashPrefixes are the bundle folders whose files make up a dataset's
-// version: its items, their assets, its checkers and its corpus. Results,
+// version: its items, their assets, its checkers and its corpus (corpus/,
+// or seed 003's data/ and eval/). Results,
 // run configs, manifest.json and meta.json are not part of the dataset's
 // version (adding a run must not change it).
-var VersionHashPrefixes = []string{"sections/", "assets/", "checkers/", "corpus/"}
+var VersionHashPrefixes = []string{"sections/", "assets/", "checkers/", "corpus/", "data/", "eval/"}
 
 // VersionHash computes the dataset version hash that meta.json's
 // version_hash must hold, from entry name → hex sha256 of its bytes:
 //
-//	lines   = for each entry under sections/, assets/, checkers/, corpus/,
+//	lines   = for each entry under sections/, assets/, checkers/, corpus/, data/, eval/,
 //	          in byte order of name: "<sha256 hex>  <name>\n"   (sha256sum's format)
 //	version = "sha256:" + hex(sha256(lines))
 //
 // so `cd bundle && find sections assets checkers corpus -type f | LC_ALL=C sort |
-// xargs sha256sum | sha256sum` reproduces it outside eval752.
+// xargs sha256sum | sha256sum` reproduces it outside eval752 (add data eval
+// when the bundle has seed 003's folders).
 func VersionHash(entrySHA256 map[string]string) string {
 	names := make([]string, 0, len(entrySHA256))
 	for n := range entrySHA256 {

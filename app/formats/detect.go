@@ -163,7 +163,7 @@ func detectJSONFile(base string, body []byte, complete bool) (model.Format, stri
 	}
 	v, _ := jsonl.Decode(bytes.TrimSpace(body))
 	if v == nil {
-		if recs := streamRecords(body, true); len(recs) > 1 {
+		if recs := streamRecords(body, true); len(recs) > 0 {
 			if f, why := voteRecords(base, recs); f != model.FormatUnknown {
 				return f, "pretty-printed records: " + why
 			}
@@ -196,13 +196,11 @@ func detectJSONFile(base string, body []byte, complete bool) (model.Format, stri
 }
 
 // streamRecords decodes the objects of a document of several pretty-printed
-// JSON objects one after another (seed 004 prints its item examples so). When
-// complete is false the head was cut, and the objects before the cut count.
+// JSON objects one after another (seed 004 prints its item examples so): the
+// objects before the first syntax error or the cut of the head.
 func streamRecords(body []byte, complete bool) []map[string]any {
-	vals, _, _, err := jsonl.DecodeStream(body)
-	if err != nil && complete {
-		return nil
-	}
+	// the records before a syntax error still say what the file is
+	vals, _, _, _ := jsonl.DecodeStreamAll(body)
 	var out []map[string]any
 	for _, v := range vals {
 		m, ok := v.(map[string]any)
@@ -249,7 +247,8 @@ var signatures = []signature{
 	{model.FormatB2, []string{"query_id"}, nil, []string{"modality", "question", "answer", "answer_format", "gold", "scope", "as_of", "unanswerable", "origin", "split"}, nil, nil},
 	{model.FormatRAGQuestion, []string{"qid", "query"}, []string{"grade", "retrieved_chunk_ids"}, []string{"answerable", "reference_answer", "gold_evidence_groups", "answer_aliases", "question_type", "numeric_tolerance"}, []string{"questions.jsonl"}, nil},
 	{model.FormatRAGJudgment, []string{"qid", "grade"}, nil, []string{"schema_version", "reason", "doc_id", "document_version_id", "page_no", "char_start", "char_end", "evidence_sha256", "annotator_id", "adjudication_status"}, []string{"anchored_judgments.jsonl"}, nil},
-	{model.FormatRAGPrediction, []string{"qid"}, []string{"query", "grade"}, []string{"retrieved_chunk_ids", "vector_scores", "reranked_chunk_ids", "rerank_scores", "answer", "citations", "latency_ms", "usage", "run_id"}, []string{"predictions.jsonl"},
+	// a prediction may echo its query (many pipelines log it)
+	{model.FormatRAGPrediction, []string{"qid"}, []string{"grade", "gold_evidence_groups", "reference_answer"}, []string{"retrieved_chunk_ids", "vector_scores", "reranked_chunk_ids", "rerank_scores", "answer", "citations", "latency_ms", "usage", "run_id"}, []string{"predictions.jsonl"},
 		[]string{"retrieved_chunk_ids", "reranked_chunk_ids", "answer", "citations"}},
 	{model.FormatRAGChunk, []string{"chunk_id"}, []string{"qid"}, []string{"doc_id", "document_version_id", "page_no", "char_start", "char_end", "bbox", "text", "searchable"}, []string{"chunks.jsonl"}, nil},
 	{model.FormatRAGPage, []string{"doc_id", "page_no"}, []string{"qid", "chunk_id", "title"}, []string{"document_version_id", "char_start", "char_end", "text"}, []string{"pages.jsonl"}, nil},

@@ -373,3 +373,22 @@ func TestRefusalTextIsAbstention(t *testing.T) {
 		{"refusal.fn", 1, "should refuse, answered"},
 	})
 }
+
+// TestTRECUnitHasNoRefusal: a TREC query has no answerability, so a run's
+// answer to it scores no refusal indicator (refusal F1 would otherwise
+// count "did not refuse" as right on every TREC query).
+func TestTRECUnitHasNoRefusal(t *testing.T) {
+	ans := "资料中没有相关信息"
+	ds := &dataset.Dataset{
+		Qrels: []dataset.QrelsFile{{Path: "qrels", Judgments: []dataset.Qrel{{Line: 1, QID: "t1", DocNo: "d1", Grade: 1}}}},
+		Preds: []dataset.Rec[model.RAGPrediction]{{Loc: dataset.Loc{Path: "p.jsonl", Line: 1}, Typed: true,
+			V: model.RAGPrediction{RunID: "r", QID: "t1", RetrievedChunkIDs: []string{"d1"}, Answer: &ans}}},
+	}
+	set, err := Score(ds, DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	it := set.Runs[0].Items[0]
+	check(t, "t1", it, []want{{"mrr", 1, "d1 at rank 1"}})
+	absent(t, "t1", it, "refusal.detected", "refusal.tp", "refusal.fp", "refusal.fn")
+}

@@ -290,7 +290,9 @@ func (sc *scorer) scoreItem(u *unitSpec, ui int, r *runOut) ItemScore {
 	if c.retrieves {
 		sc.scoreRetrieval(u, o, r, &it)
 	}
-	if c.answers || (c.refuses && u.item == nil) {
+	// a TREC query has no answer and no answerability: only its ranking
+	// is scored (refusal F1 on it would count a non-refusal as right)
+	if u.trec == nil && (c.answers || (c.refuses && u.item == nil)) {
 		resp, correct := scoreAnswer(u, o, r, sc.opt.RefusalPhrases, it.Values)
 		it.Detail.Response = resp
 		it.Detail.Correct = correct

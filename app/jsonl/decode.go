@@ -1,6 +1,7 @@
 package jsonl
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"strconv"
@@ -160,6 +161,35 @@ func DecodeStream(b []byte) (vals []any, starts []int, dups [][]Problem, err *Pr
 		starts = append(starts, start)
 		dups = append(dups, d.dups)
 	}
+}
+
+// DecodeStreamAll is DecodeStream that goes on after a syntax error: it
+// records the error (offsets, as every Col here, are 1-based in b) and
+// resumes at the next line that starts with "{", so the records of a
+// pretty-printed file after a broken one are still read.
+func DecodeStreamAll(b []byte) (vals []any, starts []int, dups [][]Problem, errs []Problem) {
+	for off := 0; off < len(b); {
+		v, st, dp, err := DecodeStream(b[off:])
+		for i := range v {
+			for k := range dp[i] {
+				dp[i][k].Col += off
+			}
+			starts = append(starts, off+st[i])
+		}
+		vals, dups = append(vals, v...), append(dups, dp...)
+		if err == nil {
+			break
+		}
+		p := *err
+		p.Col += off
+		errs = append(errs, p)
+		next := bytes.Index(b[off+err.Col-1:], []byte("\n{"))
+		if next < 0 {
+			break
+		}
+		off += err.Col - 1 + next + 1
+	}
+	return vals, starts, dups, errs
 }
 
 func (d *decoder) fail(format string, args ...any) bool {

@@ -2,6 +2,7 @@ package validate
 
 import (
 	"fmt"
+	"math"
 	"maps"
 	"slices"
 	"strings"
@@ -240,6 +241,10 @@ func checkRegion(modality string, region any, src *model.CorpusEntry) []regionPr
 		}
 		if f < float64(min) {
 			shapeErr(jsonl.Pointer(k), "%s must be ≥ %d, got %s", k, min, fmtNum(f))
+			return 0, false
+		}
+		if f > math.MaxInt32 {
+			shapeErr(jsonl.Pointer(k), "%s %s is too large to be a %s", k, fmtNum(f), k)
 			return 0, false
 		}
 		return int(f), true

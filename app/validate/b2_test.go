@@ -70,6 +70,7 @@ var b2Cases = []ruleCase{
 		region("ui_screenshot", "ui:shot.png", `{"bbox":[10,20,300,200.5]}`),
 		region("video", "vid:clip.mp4", `{"t_start":1.5,"t_end":3}`),
 		region("video", "vid:clip.mp4", `{"t_start":5,"t_end":5}`), // an instant
+		region("pdf", "mmlongbench:PH_2016.pdf", `{"page":5.0}`),     // an integer, for JSON Schema too
 		region("code", "code:repo/main.go", `{"path":"main.go","symbol":"main"}`),
 		region("code", "code:repo/main.go", `{"path":"main.go","line":12}`),
 		region("conversation", "conv:d1", `{"turn":2}`),
@@ -85,6 +86,7 @@ var b2Cases = []ruleCase{
 		region("video", "vid:clip.mp4", `{"t_start":-1,"t_end":5}`),
 		region("code", "code:repo/main.go", `{"path":"main.go","symbol":"main","line":3}`),
 		region("conversation", "conv:d1", `{"turn":1.5}`),
+		region("pdf", "mmlongbench:PH_2016.pdf", `{"page":99999999999999999999}`),
 	),
 		want: []string{
 			"sets/b2.jsonl:1:/gold/0/region/page",
@@ -97,6 +99,7 @@ var b2Cases = []ruleCase{
 			"sets/b2.jsonl:8:/gold/0/region/t_start",
 			"sets/b2.jsonl:9:/gold/0/region",
 			"sets/b2.jsonl:10:/gold/0/region/turn",
+			"sets/b2.jsonl:11:/gold/0/region/page",
 		}},
 
 	{name: "regions, and image {}", code: "b2.gold-whole-file", ds: b2(

@@ -108,7 +108,8 @@ func number(v any) (f float64, integer, ok bool) {
 		if err != nil || math.IsInf(g, 0) || math.IsNaN(g) {
 			return 0, false, false
 		}
-		return g, !strings.ContainsAny(string(x), ".eE"), true
+		// JSON Schema's integer: a number with a zero fraction (34.0 is 34)
+		return g, g == math.Trunc(g), true
 	case float64:
 		return x, x == math.Trunc(x), true
 	case float32:
