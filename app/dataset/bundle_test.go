@@ -231,6 +231,13 @@ func TestForcedAndUnknownFormats(t *testing.T) {
 	if got := codes(ds.Findings); len(got) != 2 || !strings.Contains(got[1], "pretty.jsonl:3: error jsonl.syntax") {
 		t.Errorf("broken pretty record: %v", got)
 	}
+	// UTF-16 (with or without its byte order mark) is named, not "unknown"
+	for _, body := range []string{"\xFF\xFE{\x00\"\x00i\x00", "{\x00\"\x00i\x00d\x00"} {
+		ds = load(t, memInput("wide.jsonl", []byte(body)))
+		if got := codes(ds.Findings); len(got) != 1 || !strings.Contains(got[0], "jsonl.invalid-utf8: the file is UTF-16LE") {
+			t.Errorf("UTF-16: %v", got)
+		}
+	}
 	// a qrels file with too many bad lines to vote: its name decides, and
 	// every bad line is its own finding (lines 2 and 3 of 4)
 	ds = load(t, memInput("judged.qrels", []byte("q1 0 d1 1\nq1 0 d2 x\nq1 0 d3\nq1 0 d4 0\n")))

@@ -64,6 +64,28 @@ func readHead(r io.Reader, maxLine int64) (head []byte, complete bool, err error
 	}
 }
 
+// wideEncoding names a UTF-16 or UTF-32 text encoding recognised by its
+// byte order mark or by NUL bytes between ASCII characters; "" otherwise.
+func wideEncoding(head []byte) string {
+	switch {
+	case bytes.HasPrefix(head, []byte{0xFF, 0xFE, 0, 0}):
+		return "UTF-32LE"
+	case bytes.HasPrefix(head, []byte{0, 0, 0xFE, 0xFF}):
+		return "UTF-32BE"
+	case bytes.HasPrefix(head, []byte{0xFF, 0xFE}):
+		return "UTF-16LE"
+	case bytes.HasPrefix(head, []byte{0xFE, 0xFF}):
+		return "UTF-16BE"
+	}
+	if len(head) >= 4 && head[0] != 0 && head[1] == 0 && head[2] != 0 && head[3] == 0 {
+		return "UTF-16LE"
+	}
+	if len(head) >= 4 && head[0] == 0 && head[1] != 0 && head[2] == 0 && head[3] != 0 {
+		return "UTF-16BE"
+	}
+	return ""
+}
+
 // hasWholeLine reports whether b holds a newline after some non-blank byte.
 func hasWholeLine(b []byte) bool {
 	for len(b) > 0 {
@@ -300,6 +322,9 @@ func (l *loader) file(name string, r io.Reader, size int64, forced model.Format,
 	case f == model.FormatUnknown:
 		if len(bytes.TrimSpace(head)) == 0 && complete {
 			l.add(RuleEmpty.At(name, 0, "", "the file is empty"))
+		} else if enc := wideEncoding(head); enc != "" {
+			l.add(jsonl.RuleInvalidUTF8.At(name, 0, "", "the file is %s, not UTF-8, so it cannot be read", enc).
+				WithHint("re-encode it as UTF-8, e.g. iconv -f " + strings.ReplaceAll(enc, " ", "") + " -t UTF-8"))
 		} else {
 			if formats.LooksJSON(head) {
 				// no record parsed or fitted a format: still say where the

@@ -279,6 +279,19 @@ func (r *Report) WriteCSV(w io.Writer) error {
 			}
 		}
 	}
+	// Provenance, as the other renderers print it (seed 000 §5): the tool,
+	// the configuration and every input's sha256, as section "provenance".
+	text := func(table, row, column, value string) {
+		cw.Write([]string{"provenance", table, row, column, value, "", "", "", "", "", "", "", "", "", "", ""})
+	}
+	text("tool", r.Tool.Name, "version", r.Tool.Version)
+	for _, kv := range r.Config {
+		text("config", kv.Key, "value", kv.Value)
+	}
+	for _, in := range r.Inputs {
+		text("inputs", in.Path, "format", string(in.Format))
+		text("inputs", in.Path, "sha256", in.SHA256)
+	}
 	cw.Flush()
 	return cw.Error()
 }

@@ -66,9 +66,16 @@ func TestRenderers(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// header + 2 cells of the one row
-	if len(recs) != 3 {
-		t.Fatalf("csv has %d records, want 3", len(recs))
+	// header + 2 cells of the one row + provenance: the tool and the one
+	// configuration entry (the sample cites no inputs)
+	if len(recs) != 5 {
+		t.Fatalf("csv has %d records, want 5", len(recs))
+	}
+	if p := recs[3]; p[0] != "provenance" || p[1] != "tool" || p[3] != "version" {
+		t.Errorf("csv provenance record = %q", p)
+	}
+	if p := recs[4]; p[0] != "provenance" || p[1] != "config" || p[2] != "seed" || p[4] != "42" {
+		t.Errorf("csv config record = %q", p)
 	}
 	got := recs[2]
 	if got[5] != "0.75" || got[6] != "0.5" || got[7] != "1" || got[8] != "3" || got[9] != "4" || got[11] != "false" || got[13] != "recall@10" {

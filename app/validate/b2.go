@@ -2,8 +2,8 @@ package validate
 
 import (
 	"fmt"
-	"math"
 	"maps"
+	"math"
 	"slices"
 	"strings"
 	"time"

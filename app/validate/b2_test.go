@@ -70,7 +70,7 @@ var b2Cases = []ruleCase{
 		region("ui_screenshot", "ui:shot.png", `{"bbox":[10,20,300,200.5]}`),
 		region("video", "vid:clip.mp4", `{"t_start":1.5,"t_end":3}`),
 		region("video", "vid:clip.mp4", `{"t_start":5,"t_end":5}`), // an instant
-		region("pdf", "mmlongbench:PH_2016.pdf", `{"page":5.0}`),     // an integer, for JSON Schema too
+		region("pdf", "mmlongbench:PH_2016.pdf", `{"page":5.0}`),   // an integer, for JSON Schema too
 		region("code", "code:repo/main.go", `{"path":"main.go","symbol":"main"}`),
 		region("code", "code:repo/main.go", `{"path":"main.go","line":12}`),
 		region("conversation", "conv:d1", `{"turn":2}`),

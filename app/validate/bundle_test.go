@@ -210,6 +210,11 @@ var resultCases = []ruleCase{
 		// a2 is not in corpus/atoms.jsonl
 		want: []string{"r.eval752.zip!results.jsonl:1:/retrieved/1"}},
 
+	{name: "verdicts that read as A, B, tie", code: "result.verdict", ds: resultsDS("", nil, true,
+		patch(res1, "verdict", "A"), patch(res3, "verdict", "[[B]]"), patch(res1, "item_id", "q-002", "verdict", "平局"))},
+	{name: "an unreadable verdict", code: "result.verdict", ds: resultsDS("", nil, true, patch(res1, "verdict", "both")),
+		want: []string{"r.eval752.zip!results.jsonl:1:/verdict"}},
+
 	{name: "distinct retrieved ids", code: "result.retrieved-duplicate", ds: resultsDS("", []string{"a1", "a2"}, true, res1)},
 	{name: "a retrieved id twice", code: "result.retrieved-duplicate",
 		ds:   resultsDS("", []string{"a1", "a2"}, true, patch(res1, "retrieved", raw(`["a1","a2","a1"]`))),

@@ -247,3 +247,18 @@ func TestHandWrittenCompanions(t *testing.T) {
 		}
 	}
 }
+
+// TestArrayFileOneFinding: in a JSON array file the schema's pointers carry
+// the element index (/0/answer) and the rules' do not (/answer); one defect
+// is still one finding.
+func TestArrayFileOneFinding(t *testing.T) {
+	b := []byte(`[{"id":"a1","type":"freeform","inputs":{"text":"x"},"answer":5}]`)
+	ds, err := dataset.Load(context.Background(), []dataset.Input{{Name: "items.json", R: bytes.NewReader(b), Size: int64(len(b))}}, dataset.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	all := append(append(finding.List{}, ds.Findings...), Run(ds, DefaultOptions())...).Normalize()
+	if len(all) != 1 || all[0].Code != "schema.type" || all[0].Pointer != "/0/answer" {
+		t.Errorf("findings %v, want the one schema.type at /0/answer", all)
+	}
+}

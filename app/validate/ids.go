@@ -17,7 +17,7 @@ var (
 	ruleIDDuplicate = register(finding.Rule{
 		Code:        "id.duplicate",
 		Severity:    finding.Error,
-		Description: "Question ids (eval752 id, b-2 query_id, v2 id, seed-003 qid) are unique within a bundle, or within all loose files of one format.",
+		Description: "Question ids (eval752 id, b-2 query_id, v2 id, seed-003 qid) are unique within a bundle, or within all loose files.",
 		Source:      "seed 004 字段说明 (id 在数据集内必须唯一)",
 		Hint:        "Give every question its own id; results, qrels and judgments refer to questions by id, so a duplicate makes them ambiguous.",
 		Family:      "ids",
@@ -50,14 +50,15 @@ type idRef struct {
 }
 
 // namespace is where ids must be unique: every section of one bundle shares
-// one namespace (results.jsonl refers to items of any section by id); loose
-// files share one namespace per format (a set split into dev.jsonl and
-// test.jsonl is still one set).
+// one namespace (results.jsonl refers to items of any section by id), and so
+// do all loose files (a set split into dev.jsonl and test.jsonl is one set,
+// and a result or a prediction names its question by id alone, whatever
+// the question's format).
 func namespace(path string, f model.Format) string {
 	if b, _ := splitPath(path); b != "" {
 		return b
 	}
-	return "loose:" + string(f)
+	return "loose"
 }
 
 // questionIDs lists every question id in ds, in load order.

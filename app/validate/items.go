@@ -1,6 +1,7 @@
 package validate
 
 import (
+	"eval752/app/answer"
 	"strings"
 
 	"eval752/app/finding"
@@ -84,7 +85,7 @@ var (
 	ruleJudgeAnswer = register(finding.Rule{
 		Code:        "item.judge-answer",
 		Severity:    finding.Error,
-		Description: "A judge_pairwise item's answer is the reference verdict \"A\", \"B\" or \"tie\".",
+		Description: "A judge_pairwise item's answer is the reference verdict \"A\", \"B\" or \"tie\" (spellings the scorer reads as those, such as \"Model A\" or \"平局\", are accepted).",
 		Source:      "seed 004 支持的题目类型 (judge_pairwise; shape defined by eval752)",
 		Hint:        "Set answer to \"A\" (choices[0] is better), \"B\" (choices[1]) or \"tie\".",
 		Family:      "item",
@@ -213,8 +214,8 @@ func (c *checker) checkJudge(path string, line int, it model.Item) {
 	}
 	if ans, ok := rawString(it.Answer); !ok {
 		c.add(ruleJudgeAnswer.At(path, line, "/answer", "judge_pairwise answer must be \"A\", \"B\" or \"tie\", got %s", rawKind(it.Answer)))
-	} else if ans != "A" && ans != "B" && ans != "tie" {
-		c.add(ruleJudgeAnswer.At(path, line, "/answer", "judge_pairwise answer must be \"A\", \"B\" or \"tie\", got %q", ans))
+	} else if answer.Verdict(ans) == "" {
+		c.add(ruleJudgeAnswer.At(path, line, "/answer", "judge_pairwise answer must read as \"A\", \"B\" or \"tie\", got %q", ans))
 	}
 	if rawEmpty(it.Criteria) {
 		c.add(ruleJudgeCriteria.At(path, line, "/criteria", "judge_pairwise item has no criteria: the judge needs a rubric"))

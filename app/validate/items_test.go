@@ -158,10 +158,19 @@ var idCases = []ruleCase{
 			return ds
 		},
 		want: []string{"sets/test.jsonl:1:/query_id"}},
-	{name: "loose files of different formats do not", code: "id.duplicate",
+	// a result names its question by id alone: an eval752 item and a
+	// seed-003 question given loose with one id are ambiguous
+	{name: "loose files of different formats share the ids", code: "id.duplicate",
 		ds: func() *dataset.Dataset {
 			ds := items(patch(goodMCQ, "id", "q1"))()
 			ds.RAG = append(ds.RAG, rec[model.RAGQuestion]("rag/questions.jsonl", 1, patch(goodRAG, "qid", "q1")))
+			return ds
+		},
+		want: []string{"rag/questions.jsonl:1:/qid"}},
+	{name: "loose files of different formats, distinct ids", code: "id.duplicate",
+		ds: func() *dataset.Dataset {
+			ds := items(patch(goodMCQ, "id", "q1"))()
+			ds.RAG = append(ds.RAG, rec[model.RAGQuestion]("rag/questions.jsonl", 1, patch(goodRAG, "qid", "q2")))
 			return ds
 		}},
 

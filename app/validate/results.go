@@ -1,6 +1,7 @@
 package validate
 
 import (
+	"eval752/app/answer"
 	"path"
 	"strings"
 
@@ -43,6 +44,14 @@ var (
 		Description: "When the bundle has run_config.json, every run in results.jsonl is described there.",
 		Source:      "seed 004 .eval752.zip 包结构 (run_config.json 运行配置快照)",
 		Hint:        "Add the run to run_config.json's runs so its numbers can be traced to a configuration.",
+		Family:      "result",
+	})
+	ruleResultVerdict = register(finding.Rule{
+		Code:        "result.verdict",
+		Severity:    finding.Error,
+		Description: "A judge_pairwise verdict reads as A, B or tie (\"Model A\", \"[[A]]\", \"A>B\", \"平局\", \"draw\"… are accepted spellings).",
+		Source:      "seed 004 支持的题目类型 (judge_pairwise; verdict spelling defined by eval752)",
+		Hint:        "Write \"A\", \"B\" or \"tie\"; an unreadable verdict scores as a disagreement.",
 		Family:      "result",
 	})
 	ruleResultRankedDuplicate = register(finding.Rule{
@@ -141,6 +150,10 @@ func (c *checker) checkResults() {
 			c.add(ruleResultDuplicate.At(r.Path, r.Line, "", "run %q already has a result for item %q (first at %s)", res.Run, res.ItemID, loc(f)))
 		} else {
 			first[k] = r.Loc
+		}
+
+		if v := strings.TrimSpace(res.Verdict); v != "" && answer.Verdict(v) == "" {
+			c.add(ruleResultVerdict.At(r.Path, r.Line, "/verdict", "verdict %q does not read as A, B or tie", res.Verdict))
 		}
 
 		bpath, _ := splitPath(r.Path)

@@ -88,6 +88,13 @@ func (c *checker) dropSchemaDuplicates(l finding.List) finding.List {
 	for _, f := range c.ds.Findings {
 		if f.Pointer != "" && strings.HasPrefix(f.Code, "schema.") {
 			schema[at{f.Path, f.Line, f.Pointer}] = true
+			// a record of a JSON array file: its schema pointers start
+			// with the element's index, the rules' pointers do not
+			if rest, ok := strings.CutPrefix(f.Pointer, "/"); ok {
+				if i := strings.IndexByte(rest, '/'); i > 0 && isIndex(rest[:i]) {
+					schema[at{f.Path, f.Line, rest[i:]}] = true
+				}
+			}
 		}
 	}
 	if len(schema) == 0 {
@@ -168,4 +175,13 @@ func Rules() []finding.Rule {
 		return out[i].Code < out[j].Code
 	})
 	return out
+}
+
+func isIndex(s string) bool {
+	for _, r := range s {
+		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	return s != ""
 }
