@@ -18,8 +18,8 @@ import (
 //   - "unresolved-judgment": an nDCG figure of an item whose graded
 //     judgments did not all resolve to the run's chunks (seed 003 §4.3:
 //     such a run should not get nDCG without re-judging).
-//   - "ambiguous-gold": a retrieval or safety figure of an item whose gold
-//     resolved with a problem (listed in Set.Ambiguities).
+//   - "ambiguous-gold": a retrieval figure of an item whose gold resolved
+//     with a problem (listed in Set.Ambiguities).
 //
 // "" otherwise, and always for missing items (they are reported as missing).
 func FlagFor(metric string, it ItemScore) string {
@@ -45,7 +45,9 @@ func FlagFor(metric string, it ItemScore) string {
 	if d.Family == "ndcg" && slices.Contains(it.Flags, "unresolved-judgment") {
 		return "unresolved-judgment"
 	}
-	if slices.Contains(it.Flags, "ambiguous-gold") {
+	// safety metrics do not read the gold (they look at observed_at,
+	// holders and abstention), so an ambiguous gold does not mark them
+	if d.Group == metrics.GroupRetrieval && slices.Contains(it.Flags, "ambiguous-gold") {
 		return "ambiguous-gold"
 	}
 	return ""

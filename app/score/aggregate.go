@@ -438,12 +438,12 @@ func gather(col []float64, idx []int) []float64 {
 // figure (itemscore.FlagFor decides per item): "unjudged: k items" (seed
 // 003: a figure computed over unjudged candidates is marked, never silently
 // treated as 0), "unresolved judgments: k items" (nDCG over graded
-// judgments that did not resolve) and, for retrieval and safety metrics,
+// judgments that did not resolve) and, for retrieval metrics,
 // "ambiguous gold: k items". Missing items carry no flag (they are listed as
 // missing).
 func (v *view) flags(r, m int, idx []int) string {
 	d := v.metrics[m]
-	geo := d.Group == metrics.GroupRetrieval || d.Group == metrics.GroupSafety
+	geo := d.Group == metrics.GroupRetrieval // safety metrics do not read the gold
 	unjudged, unresolved, ambiguous := 0, 0, 0
 	for _, i := range idx {
 		switch v.flag[r][m][i] {
