@@ -3,11 +3,13 @@
 // cannot do by itself work:
 //
 // 1. Actions before the UI is mounted are kept, not lost. The server
-//    pre-renders the page, so the file input, the demo button and the drop
-//    zone exist ~0.05 s after navigation, but the WASM UI needs ~1 s to start
-//    and then replaces that DOM. A change on the file input, a click on the
-//    demo button or a drop in that window is recorded here (the latest one
-//    wins) and the UI takes it when it mounts (eval752Hooks.take()).
+//    pre-renders the page, so the drop zone exists ~0.05 s after navigation,
+//    but the WASM UI needs ~1 s to start and then replaces that DOM. A drop
+//    in that window is recorded here (the latest one wins) and the UI takes
+//    it when it mounts (eval752Hooks.take()). The file input and the demo
+//    button are drawn only by the running UI (a pre-rendered node would be
+//    replaced under a caller that resolved it), so their events arrive
+//    after the mount; the listeners below still cover them.
 // 2. The status never reads a stale "ready". go-app handles events
 //    asynchronously, so right after new files are given the old status and
 //    counts would still show. The capture-phase listeners below set the

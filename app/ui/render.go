@@ -66,18 +66,28 @@ func (p *Page) renderLoad(status string) app.UI {
 		zone += " compact"
 	}
 	busy := status == StatusLoading
-	// The demo button stays enabled while a load runs: like a new file,
-	// it replaces the running load.
-	demo := app.Button().Class("button").Attr("data-test", "demo-button")
-	return app.Section().Class(zone).Attr("aria-label", "load files").Body(
-		app.Div().Class("drop-text").Body(
-			app.Strong().Text("Drop a .eval752.zip bundle or JSONL / JSON / YAML / TREC files here"),
-			app.Span().Text(" — or "),
+	// The controls exist only once the UI runs. go-app replaces the
+	// server-rendered DOM when the WASM mounts, so a pre-rendered file
+	// input would be swapped for a new node under a test that just
+	// resolved it (chromedp: "could not find node"); without one, an
+	// early query waits for the real control.
+	controls := app.Span().Class("muted").Attr("data-test", "starting").Text(" starting the page…")
+	if status != StatusStarting {
+		// The demo button stays enabled while a load runs: like a new
+		// file, it replaces the running load.
+		controls = app.Span().Body(
 			app.Input().Type("file").ID("file-input").Class("visually-hidden").Multiple(true).
 				Attr("data-test", "file-input").OnChange(p.onFiles),
 			app.Label().For("file-input").Class("button primary").Text("choose files…"),
 			app.Span().Text(" "),
-			demo.Text("load the demo bundle").OnClick(p.loadDemo),
+			app.Button().Class("button").Attr("data-test", "demo-button").Text("load the demo bundle").OnClick(p.loadDemo),
+		)
+	}
+	return app.Section().Class(zone).Attr("aria-label", "load files").Body(
+		app.Div().Class("drop-text").Body(
+			app.Strong().Text("Drop a .eval752.zip bundle or JSONL / JSON / YAML / TREC files here"),
+			app.Span().Text(" — or "),
+			controls,
 		),
 		app.Div().Class("status-line").Attr("aria-live", "polite").Body(
 			app.Span().Class("status status-"+status).Attr("data-test", "status").Attr("data-loads", p.loads).Text(status),

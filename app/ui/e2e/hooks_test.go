@@ -190,23 +190,24 @@ func notIn(a, b []string) []string {
 	return out
 }
 
-// TestEarlyActions gives the page files (file input, drop) or a demo click
-// while it is still starting — server-rendered controls, app.wasm held back
-// by the test — and expects the action to be kept: status reaches "ready"
-// with the CLI's counts, findings and every metric of the demo.
+// TestEarlyActions: while the page is still starting (server-rendered,
+// app.wasm held back by the test) there is no file input and no demo button
+// to race with — go-app replaces the pre-rendered DOM when it mounts — so a
+// test's upload or click waits for the real control; a drop on the page in
+// that window is kept (static/hooks.js) and run when the UI mounts. Each
+// ends "ready" with the CLI's counts, findings and every metric of the demo.
 func TestEarlyActions(t *testing.T) {
 	for _, tc := range []struct {
-		name string
-		act  func(t *testing.T, b *browser)
+		name  string
+		early bool // the action happens before the UI runs
+		act   func(t *testing.T, b *browser)
 	}{
-		{"file-input", func(t *testing.T, b *browser) { b.upload(env.demo) }},
-		{"demo-button", func(t *testing.T, b *browser) {
-			b.click(`[data-test=demo-button]`)
-		}},
-		{"drop", func(t *testing.T, b *browser) {
+		{"file-input", false, func(t *testing.T, b *browser) { b.upload(env.demo) }},
+		{"demo-button", false, func(t *testing.T, b *browser) { b.click(`[data-test=demo-button]`) }},
+		{"drop", true, func(t *testing.T, b *browser) {
 			// A real drag and drop dispatched by Chromium's input pipeline
-			// on the file input's spot (inside the drop zone).
-			box := eval[[]float64](b, `(() => { const r = document.querySelector('[data-test=demo-button]').getBoundingClientRect(); return [r.x + r.width/2, r.y + r.height/2]; })()`)
+			// inside the drop zone.
+			box := eval[[]float64](b, `(() => { const r = document.querySelector('.drop').getBoundingClientRect(); return [r.x + r.width/2, r.y + r.height/2]; })()`)
 			data := &input.DragData{Items: []*input.DragDataItem{}, Files: []string{env.demo}, DragOperationsMask: 1}
 			for _, typ := range []input.DispatchDragEventType{input.DispatchDragEventTypeDragEnter, input.DispatchDragEventTypeDragOver, input.DispatchDragEventTypeDrop} {
 				if _, err := chromedp.Call(b.ctx, input.DispatchDragEvent, input.DispatchDragEventParams{Type: typ, X: box[0], Y: box[1], Data: data}); err != nil {
@@ -219,15 +220,23 @@ func TestEarlyActions(t *testing.T) {
 			b := newBrowser(t)
 			release := holdAppWasm(t, b)
 			b.do(chromedp.Navigate(env.baseURL + "/"))
-			b.waitJS(`!!document.querySelector('[data-test=status]') && !!document.querySelector('[data-test=file-input]')`, 10*time.Second)
+			b.waitJS(`!!document.querySelector('[data-test=status]')`, 10*time.Second)
 			if s := b.hookStatus(); s != "starting" {
 				t.Fatalf("status %q before the UI runs, want starting", s)
 			}
-			tc.act(t, b)
-			if s := b.hookStatus(); s != "loading" {
-				t.Errorf("status %q right after the early action, want loading", s)
+			if eval[bool](b, `!!document.querySelector('[data-test=file-input], [data-test=demo-button]')`) {
+				t.Fatal("the file input or the demo button exists before the UI runs: a test could resolve a node that the mount replaces")
 			}
-			release()
+			if tc.early {
+				tc.act(t, b)
+				if s := b.hookStatus(); s != "loading" {
+					t.Errorf("status %q right after the early action, want loading", s)
+				}
+				release()
+			} else {
+				release()
+				tc.act(t, b) // waits for the control the UI draws
+			}
 			b.waitHookReady(90 * time.Second)
 			checkHooks(t, b, env.demo, true)
 			b.assertPrivate()
