@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
@@ -13,22 +12,6 @@ import (
 
 func init() {
 	Register(Command{Name: "validate", Summary: "check bundles and sets; print located findings", Run: runValidate})
-}
-
-// validateInput is one input line of `validate --json` (the CLI contract:
-// path, format, sha256, lines).
-type validateInput struct {
-	Path   string `json:"path"`
-	Format string `json:"format"`
-	SHA256 string `json:"sha256"`
-	Lines  int    `json:"lines"`
-}
-
-// ValidateOutput is the JSON document `validate --json` prints.
-type ValidateOutput struct {
-	Inputs   []validateInput `json:"inputs"`
-	Findings finding.List    `json:"findings"`
-	Counts   finding.Counts  `json:"counts"`
 }
 
 func runValidate(ctx context.Context, args []string, stdout, stderr io.Writer) int {
@@ -78,14 +61,7 @@ func runValidate(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	}
 	counts := findings.Counts()
 	if *asJSON {
-		out := ValidateOutput{Inputs: []validateInput{}, Findings: findings, Counts: counts}
-		for _, in := range ds.Inputs {
-			out.Inputs = append(out.Inputs, validateInput{Path: in.Path, Format: string(in.Format), SHA256: in.SHA256, Lines: in.Lines})
-		}
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		enc.SetEscapeHTML(false)
-		if err := enc.Encode(out); err != nil {
+		if err := engine.WriteValidateJSON(stdout, ds.Inputs, findings); err != nil {
 			return cantRun(stderr, "validate", err)
 		}
 	} else {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"eval752/app/engine"
 	"flag"
 	"os"
 	"path/filepath"
@@ -56,7 +57,7 @@ func TestValidateGoldenBad(t *testing.T) {
 	if code != ExitErrors {
 		t.Fatalf("exit %d, want %d (stderr %q)", code, ExitErrors, stderr)
 	}
-	var doc ValidateOutput
+	var doc engine.ValidateOutput
 	if err := json.Unmarshal([]byte(out), &doc); err != nil {
 		t.Fatalf("output is not the contract's JSON: %v", err)
 	}
@@ -140,7 +141,7 @@ func TestValidateExitCodes(t *testing.T) {
 	if code != ExitErrors {
 		t.Fatalf("exit %d\n%s", code, out)
 	}
-	var doc ValidateOutput
+	var doc engine.ValidateOutput
 	if err := json.Unmarshal([]byte(out), &doc); err != nil {
 		t.Fatal(err)
 	}

@@ -490,6 +490,16 @@ func (l *loader) jsonDocument(name string, r io.Reader, f model.Format, fc fileC
 	if v == nil {
 		return 0, nil
 	}
+	// findings about the document's one record point into it: give them
+	// the line of the value they name (see Dataset.Locate)
+	at := map[string]int{}
+	for p, off := range jsonl.ValueOffsets(b) {
+		at[p], _ = lineCol(b, off)
+	}
+	if l.ds.KeyLines == nil {
+		l.ds.KeyLines = map[string]map[string]int{}
+	}
+	l.ds.KeyLines[name] = at
 	switch t := v.(type) {
 	case map[string]any:
 		l.addRecord(f, Loc{Path: name}, t, nil, "", fc)

@@ -117,7 +117,8 @@ type decoder struct {
 	i    int
 	err  *Problem
 	dups []Problem
-	offs *[]int // when set: byte offsets of the top-level array's elements
+	offs *[]int         // when set: byte offsets of the top-level array's elements
+	at   map[string]int // when set: byte offset of every value, by JSON pointer
 }
 
 // DecodeDocument is Decode for a whole-file JSON document; when the document
@@ -137,6 +138,16 @@ func DecodeDocument(b []byte) (v any, problems []Problem, elements []int) {
 		return nil, append(d.dups, p), nil
 	}
 	return val, d.dups, offs
+}
+
+// ValueOffsets returns the byte offset in b of every value of the JSON
+// document b, by JSON pointer ("" is the whole document; for a repeated key
+// the last one). It is empty where b is not valid JSON past that point.
+func ValueOffsets(b []byte) map[string]int {
+	d := decoder{b: b, at: map[string]int{}}
+	d.ws()
+	d.value(0, "")
+	return d.at
 }
 
 // DecodeStream decodes a document of several whitespace-separated JSON
@@ -229,6 +240,9 @@ func describe(b []byte, i int) string {
 }
 
 func (d *decoder) value(depth int, ptr string) (any, bool) {
+	if d.at != nil {
+		d.at[ptr] = d.i
+	}
 	if depth > MaxDepth {
 		return nil, d.fail("nesting deeper than %d", MaxDepth)
 	}

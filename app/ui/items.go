@@ -47,11 +47,11 @@ func (p *Page) renderItems() app.UI {
 				app.Range(pg.Items).Slice(func(i int) app.UI { return renderItem(pg.Items[i]) }),
 				app.Div().Class("pager").Body(
 					app.Button().Class("button").Disabled(pg.Offset == 0).Text("← previous").OnClick(func(ctx app.Context, e app.Event) {
-						p.iq.Offset = max(pg.Offset-itemsPerPage, 0)
+						p.iq.Offset = max(p.ipage.Offset-itemsPerPage, 0)
 						p.requestItems()
 					}),
 					app.Button().Class("button").Disabled(pg.Offset+len(pg.Items) >= pg.Matches).Text("next →").OnClick(func(ctx app.Context, e app.Event) {
-						p.iq.Offset = pg.Offset + itemsPerPage
+						p.iq.Offset = p.ipage.Offset + itemsPerPage
 						p.requestItems()
 					}),
 				),
@@ -239,20 +239,20 @@ func (p *Page) renderExport() app.UI {
 					}
 					return app.Tr().Body(
 						app.Th().Scope("row").Text(r.label),
-						app.Td().Body(app.Button().Class("button").Attr("data-test", "export-"+r.id+"-json").Text("JSON").OnClick(p.export(r.id, "json"))),
-						app.Td().Body(app.Button().Class("button").Attr("data-test", "export-"+r.id+"-md").Text("Markdown").OnClick(p.export(r.id, "md"))),
-						app.Td().Body(app.Button().Class("button").Attr("data-test", "export-"+r.id+"-csv").Text("CSV").OnClick(p.export(r.id, "csv"))),
+						app.Td().Body(p.exportButton("export-"+r.id+"-json", "JSON", r.id, "json")),
+						app.Td().Body(p.exportButton("export-"+r.id+"-md", "Markdown", r.id, "md")),
+						app.Td().Body(p.exportButton("export-"+r.id+"-csv", "CSV", r.id, "csv")),
 					)
 				}),
 				app.Tr().Body(
 					app.Th().Scope("row").Text("Findings"),
-					app.Td().Body(app.Button().Class("button").Attr("data-test", "export-findings-json").Text("JSON").OnClick(p.export("findings", "json"))),
+					app.Td().Body(p.exportButton("export-findings-json", "JSON", "findings", "json")),
 					app.Td(),
-					app.Td().Body(app.Button().Class("button").Attr("data-test", "export-findings-csv").Text("CSV").OnClick(p.export("findings", "csv"))),
+					app.Td().Body(p.exportButton("export-findings-csv", "CSV", "findings", "csv")),
 				),
 				app.Tr().Body(
 					app.Th().Scope("row").Text("Everything"),
-					app.Td().Body(app.Button().Class("button").Attr("data-test", "export-result-json").Text("JSON").OnClick(p.export("result", "json"))),
+					app.Td().Body(p.exportButton("export-result-json", "JSON", "result", "json")),
 					app.Td(), app.Td(),
 				),
 			),

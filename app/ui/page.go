@@ -58,11 +58,15 @@ var tabs = []struct{ ID, Label string }{
 type Page struct {
 	app.Compo
 
-	ctx    app.Context
-	worker app.Value
-	onMsg  app.Func
-	onErr  app.Func
-	ready  bool
+	ctx     app.Context
+	mounted bool // OnMount ran (in the browser): ctx is usable
+	worker  app.Value
+	onMsg   app.Func
+	onErr   app.Func
+	ready   bool
+	// workerFailed: the worker reported an error (e.g. its WASM did not
+	// load); the next load restarts it.
+	workerFailed bool
 	// working is true from posting an evaluation until its result or error.
 	working bool
 	queue   []map[string]any
@@ -110,7 +114,7 @@ func (p *Page) OnMount(ctx app.Context) {
 	if !app.IsClient {
 		return
 	}
-	p.ctx = ctx
+	p.ctx, p.mounted = ctx, true
 	p.status = StatusIdle
 	if p.tab == "" {
 		p.tab = "overview"
@@ -144,6 +148,7 @@ func (p *Page) takeEarlyAction() {
 
 // OnDismount stops the worker.
 func (p *Page) OnDismount() {
+	p.mounted = false
 	p.stopWorker()
 }
 
@@ -158,6 +163,7 @@ func (p *Page) startWorker() {
 		p.ctx.Dispatch(func(ctx app.Context) { p.onMessage(data) })
 		return nil
 	})
+	p.workerFailed = false
 	p.onErr = app.FuncOf(func(this app.Value, args []app.Value) any {
 		msg := "the core worker failed"
 		if len(args) > 0 && args[0].Get("message").Truthy() {
@@ -165,6 +171,7 @@ func (p *Page) startWorker() {
 		}
 		p.ctx.Dispatch(func(ctx app.Context) {
 			p.status, p.errMsg, p.working = StatusError, msg, false
+			p.workerFailed = true // the next load starts a new worker
 		})
 		return nil
 	})
@@ -311,9 +318,11 @@ func (p *Page) evaluate(files app.Value) {
 	if n == 0 {
 		return
 	}
-	if p.working {
+	if p.working || p.workerFailed {
 		// A new load replaces the running one: the worker runs one job at
-		// a time, so stop it rather than queue behind it.
+		// a time, so stop it rather than queue behind it. A worker that
+		// failed (its WASM did not load) is started again: a message
+		// queued for it would wait for ever.
 		p.stopWorker()
 		p.startWorker()
 	}
@@ -516,10 +525,34 @@ func (p *Page) requestItems() {
 	p.sendJSON(wire.TypeItems, q)
 }
 
-func (p *Page) export(what, format string) app.EventHandler {
-	return func(ctx app.Context, e app.Event) {
-		p.sendJSON(wire.TypeExport, wire.ExportRequest{What: what, Format: format})
+// Event handlers read what they act on from the element (data-*) or from
+// the page's state when they run, never from values captured at render
+// time: go-app keeps an element's first handler when a later render gives
+// a closure of the same function literal (it compares code pointers), so a
+// captured value would be the one of the first render.
+
+// exportButton is a button that downloads export what in format.
+func (p *Page) exportButton(test, label, what, format string) app.UI {
+	return app.Button().Class("button").Attr("data-test", test).
+		Attr("data-what", what).Attr("data-format", format).Text(label).OnClick(p.onExport)
+}
+
+func (p *Page) onExport(ctx app.Context, e app.Event) {
+	req := wire.ExportRequest{What: dataOf(ctx, "what"), Format: dataOf(ctx, "format")}
+	if dataOf(ctx, "filtered") == "true" {
+		q := p.fq
+		req.Filter = &q // the findings the Findings view shows
 	}
+	p.sendJSON(wire.TypeExport, req)
+}
+
+// dataOf reads the data-name attribute of the element an event came from.
+func dataOf(ctx app.Context, name string) string {
+	v := ctx.JSSrc().Get("dataset").Get(name)
+	if v.Type() != app.TypeString {
+		return ""
+	}
+	return v.String()
 }
 
 // download saves blob under name through a Blob URL: the bytes never leave

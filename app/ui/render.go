@@ -6,6 +6,7 @@ import (
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
+	"eval752/app/ui/wire"
 	"eval752/app/version"
 )
 
@@ -16,6 +17,9 @@ func (p *Page) Render() app.UI {
 	status := p.status
 	if status == "" {
 		status = StatusStarting
+	}
+	if p.mounted {
+		p.ctx.Defer(p.syncStatus)
 	}
 	root := app.Div().Class("app").
 		OnDragOver(p.onDragOver).
@@ -247,7 +251,7 @@ func (p *Page) renderView() app.UI {
 		lazy = app.Div().Body(
 			app.If(audit != nil, func() app.UI {
 				return app.Div().Class("actions").Body(
-					app.Button().Class("button").Attr("data-test", "export-audit-csv").Text("Download the audit as CSV").OnClick(p.export("audit", "csv")),
+					p.exportButton("export-audit-csv", "Download the audit as CSV", "audit", "csv"),
 					app.Span().Class("muted").Text(" The audit's own checks (refusal audit, leakage) are counted here and by `eval752 audit`, not in the validation summary above."),
 				)
 			}),
@@ -290,27 +294,44 @@ func (p *Page) renderComparePicker() app.UI {
 	if len(runs) < 2 {
 		return nil
 	}
-	a, b := p.cmp.A, p.cmp.B
-	if a == "" || b == "" {
-		a, b = runs[0], runs[1]
-	}
-	pick := func(which *string) func(string) {
-		return func(v string) {
-			p.cmp.A, p.cmp.B = a, b
-			*which = v
-			if p.cmp.A == p.cmp.B {
-				p.notice = "pick two different runs to compare"
-				return
-			}
-			p.compareRuns()
-		}
-	}
+	cur := p.comparedRuns()
 	return app.Div().Class("filters").Attr("role", "group").Attr("aria-label", "runs to compare").Body(
-		runSelect("c-run-a", "A", a, runs, 0, pick(&p.cmp.A)),
-		runSelect("c-run-b", "B", b, runs, 1, pick(&p.cmp.B)),
+		runSelect("c-run-a", "A", cur.A, runs, 0, func(v string) { p.pickRun(true, v) }),
+		runSelect("c-run-b", "B", cur.B, runs, 1, func(v string) { p.pickRun(false, v) }),
 		app.If(p.cmpBusy != 0, func() app.UI { return app.Span().Class("muted").Text("comparing…") }),
 		app.Span().Class("muted").Text("Δ = B − A, paired on the same items"),
 	)
+}
+
+// comparedRuns is the pair the comparison shows: the reviewer's pick, else
+// the first two runs.
+func (p *Page) comparedRuns() wire.CompareRequest {
+	c := p.cmp
+	if c.A == "" || c.B == "" {
+		if p.res == nil || len(p.res.Runs) < 2 {
+			return c
+		}
+		c = wire.CompareRequest{A: p.res.Runs[0], B: p.res.Runs[1]}
+	}
+	return c
+}
+
+// pickRun sets run A (or B) of the comparison, reading the other one from
+// the state now (a closure's captured pair would be the first render's).
+func (p *Page) pickRun(isA bool, v string) {
+	c := p.comparedRuns()
+	if isA {
+		c.A = v
+	} else {
+		c.B = v
+	}
+	p.cmp = c
+	if c.A == c.B {
+		p.notice = "pick two different runs to compare"
+		return
+	}
+	p.notice = ""
+	p.compareRuns()
 }
 
 // tabKey moves between tabs with the arrow keys, Home and End (the WAI-ARIA
@@ -338,5 +359,27 @@ func (p *Page) tabKey(i int) app.EventHandler {
 				el.Call("focus")
 			}
 		})
+	}
+}
+
+// syncStatus makes the status text on the page equal p.status after a
+// render. static/hooks.js writes "loading" into that text node the moment
+// files are given, but go-app renders once per frame and compares with what
+// it rendered last: a load that starts and ends between two frames leaves
+// its status unchanged for go-app ("ready" then "ready"), and without this
+// the node would keep the hook's "loading".
+func (p *Page) syncStatus(ctx app.Context) {
+	el := app.Window().Get("document").Call("querySelector", "[data-test=status]")
+	if !el.Truthy() {
+		return
+	}
+	want := p.status
+	if want == "" {
+		want = StatusStarting
+	}
+	if t := el.Get("firstChild"); t.Truthy() && t.Get("nodeType").Int() == 3 {
+		if t.Get("nodeValue").String() != want {
+			t.Set("nodeValue", want)
+		}
 	}
 }

@@ -108,14 +108,9 @@ func (v *reportView) renderTable(kind string, t report.Table) app.UI {
 		app.If(t.Chart, func() app.UI { return app.Raw(chartSVG(t)) }),
 		app.Raw(tableHTML(kind, t, rows)),
 		app.If(hidden > 0, func() app.UI {
-			return app.Button().Class("button small").Attr("data-test", "show-all-rows").
+			return app.Button().Class("button small").Attr("data-test", "show-all-rows").Attr("data-key", key).
 				Text(fmt.Sprintf("show all %d rows (%d more)", len(t.Rows), hidden)).
-				OnClick(func(ctx app.Context, e app.Event) {
-					if v.expanded == nil {
-						v.expanded = map[string]bool{}
-					}
-					v.expanded[key] = true
-				})
+				OnClick(v.onShowAll)
 		}),
 		app.If(len(t.Notes) > 0, func() app.UI {
 			return app.Ul().Class("notes").Body(app.Range(t.Notes).Slice(func(i int) app.UI {
@@ -123,6 +118,15 @@ func (v *reportView) renderTable(kind string, t report.Table) app.UI {
 			}))
 		}),
 	)
+}
+
+// onShowAll expands the table the clicked button names (data-key; see
+// Page.exportButton on why handlers read the element, not a closure).
+func (v *reportView) onShowAll(ctx app.Context, e app.Event) {
+	if v.expanded == nil {
+		v.expanded = map[string]bool{}
+	}
+	v.expanded[dataOf(ctx, "key")] = true
 }
 
 // FullValue is the data-value of a figure: the float64 printed with the
@@ -192,8 +196,16 @@ func writeCell(b *strings.Builder, kind, table, column, row string, c report.Cel
 	if c.Metric == "" {
 		hook = "figure"
 	}
-	fmt.Fprintf(b, `<td class="fig" data-test="%s" data-report="%s" data-table="%s" data-row="%s" data-column="%s" data-metric="%s" data-stratum="%s" data-run="%s" data-value="%s">`,
-		hook, esc(kind), esc(table), esc(row), esc(column), esc(c.Metric), esc(c.Stratum), esc(c.Run), FullValue(c.Value))
+	fmt.Fprintf(b, `<td class="fig" data-test="%s"`, hook)
+	// an attribute whose value would be empty (no stratum, no run, a
+	// figure without a value — null in score --json) is left out
+	for _, a := range [...][2]string{{"report", kind}, {"table", table}, {"row", row}, {"column", column},
+		{"metric", c.Metric}, {"stratum", c.Stratum}, {"run", c.Run}, {"value", FullValue(c.Value)}} {
+		if a[1] != "" {
+			fmt.Fprintf(b, ` data-%s="%s"`, a[0], esc(a[1]))
+		}
+	}
+	b.WriteString(`>`)
 	d := c.Digits
 	if d == 0 {
 		d = 4

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
@@ -53,7 +52,7 @@ func (p *Page) renderOverview() app.UI {
 					app.TBody().Body(app.Range(r.PerCode).Slice(func(i int) app.UI {
 						pc := r.PerCode[i]
 						return app.Tr().Body(
-							app.Th().Scope("row").Body(app.Button().Class("link").Text(pc.Code).OnClick(p.showCode(pc.Code))),
+							app.Th().Scope("row").Body(app.Button().Class("link").Attr("data-code", pc.Code).Text(pc.Code).OnClick(p.onShowCode)),
 							app.Td().Body(sevBadge(pc.Severity)),
 							app.Td().Class("num").Text(strconv.Itoa(pc.Count)),
 						)
@@ -70,12 +69,11 @@ func (p *Page) renderOverview() app.UI {
 	)
 }
 
-func (p *Page) showCode(code string) app.EventHandler {
-	return func(ctx app.Context, e app.Event) {
-		p.fq = wire.FindingQuery{Code: code}
-		p.requestFindings()
-		p.tab = "findings"
-	}
+// onShowCode opens the findings of the rule the clicked link names.
+func (p *Page) onShowCode(ctx app.Context, e app.Event) {
+	p.fq = wire.FindingQuery{Code: dataOf(ctx, "code")}
+	p.requestFindings()
+	p.tab = "findings"
 }
 
 func sevBadge(s finding.Severity) app.UI {
@@ -99,7 +97,9 @@ func (p *Page) renderFindings() app.UI {
 			selectBox("f-code", "rule", p.fq.Code, pg.Codes, func(v string) { p.fq.Code = v; p.refilter() }),
 			selectBox("f-path", "file", p.fq.Path, pg.Paths, func(v string) { p.fq.Path = v; p.refilter() }),
 			app.Span().Class("muted").Attr("data-test", "findings-shown").Text(fmt.Sprintf("%d of %d findings", pg.Matches, pg.Total)),
-			app.Button().Class("button small").Text("Download CSV").OnClick(p.export("findings", "csv")),
+			app.Button().Class("button small").Attr("data-test", "export-shown-findings-csv").
+				Attr("data-what", "findings").Attr("data-format", "csv").Attr("data-filtered", "true").
+				Title("the findings shown, as filtered").Text("Download CSV").OnClick(p.onExport),
 		),
 		app.If(pg.Total == 0, func() app.UI {
 			return app.P().Class("empty good").Text("No findings: every check passed.")
@@ -135,7 +135,8 @@ func (p *Page) renderFindings() app.UI {
 							app.Td().Body(sevBadge(f.Severity)),
 							app.Td().Class("code").Text(f.Code),
 							app.Td().Body(app.Button().Class("link where").Attr("data-test", "finding-open").
-								Title("show this line of "+f.Path).Text(where).OnClick(p.openFinding(f))),
+								Attr("data-idx", strconv.Itoa(i)).
+								Title("show this line of "+f.Path).Text(where).OnClick(p.onOpenFinding)),
 							app.Td().Body(
 								app.Span().Text(f.Message),
 								app.If(f.Pointer != "", func() app.UI {
@@ -150,12 +151,12 @@ func (p *Page) renderFindings() app.UI {
 		app.If(pg.Matches > len(shown), func() app.UI {
 			return app.Div().Class("pager").Body(
 				app.Button().Class("button").Disabled(pg.Offset == 0).Text("← previous").OnClick(func(ctx app.Context, e app.Event) {
-					p.fq.Offset = max(pg.Offset-findingsPage, 0)
+					p.fq.Offset = max(p.fpage.Offset-findingsPage, 0)
 					p.requestFindings()
 				}),
 				app.Span().Class("muted").Text(fmt.Sprintf("%d–%d of %d", pg.Offset+1, pg.Offset+len(shown), pg.Matches)),
 				app.Button().Class("button").Disabled(pg.Offset+len(shown) >= pg.Matches).Text("next →").OnClick(func(ctx app.Context, e app.Event) {
-					p.fq.Offset = pg.Offset + findingsPage
+					p.fq.Offset = p.fpage.Offset + findingsPage
 					p.requestFindings()
 				}),
 			)
@@ -168,13 +169,18 @@ func (p *Page) refilter() {
 	p.requestFindings()
 }
 
-func (p *Page) openFinding(f finding.Finding) app.EventHandler {
-	return func(ctx app.Context, e app.Event) {
-		p.sel = &f
-		p.win = nil
-		if f.Line > 0 {
-			p.sendJSON(wire.TypeLines, wire.LinesRequest{Path: f.Path, Line: f.Line, Context: 3})
-		}
+// onOpenFinding shows the finding of the clicked row (its index in the
+// page of findings shown now) with its line.
+func (p *Page) onOpenFinding(ctx app.Context, e app.Event) {
+	i, err := strconv.Atoi(dataOf(ctx, "idx"))
+	if err != nil || p.fpage == nil || i < 0 || i >= len(p.fpage.Findings) {
+		return
+	}
+	f := p.fpage.Findings[i]
+	p.sel = &f
+	p.win = nil
+	if f.Line > 0 {
+		p.sendJSON(wire.TypeLines, wire.LinesRequest{Path: f.Path, Line: f.Line, Context: 3, Pointer: f.Pointer})
 	}
 }
 
@@ -208,44 +214,45 @@ func (p *Page) renderWindow(f finding.Finding) app.UI {
 	if w.Err != "" {
 		return app.P().Class("muted").Text(w.Err)
 	}
-	// A value far into a long line would be off the window's right edge:
-	// every line then starts shortly before the highlighted value's column.
-	from := 0
-	if k := f.Line - w.First; f.Pointer != "" && k >= 0 && k < len(w.Lines) {
-		if st, _, _, ok := wire.PointerSpan(w.Lines[k], f.Pointer); ok && st > windowLead {
-			from = st - windowLead
-		}
-	}
-	return app.Pre().Class("code-window").Attr("data-test", "line-window").Body(
+	// The worker located the pointer on the whole line (Hit) and, for a
+	// value far into a long line, cut every line to start just before it
+	// (From); short windows from an older answer are located here.
+	lead := w.From > 0
+	return app.Pre().Class("code-window").Attr("data-test", "line-window").Attr("tabindex", "0").
+		Attr("aria-label", "the lines around the finding").Body(
 		app.Range(w.Lines).Slice(func(i int) app.UI {
 			n := w.First + i
 			text := w.Lines[i]
 			cut := i < len(w.Truncated) && w.Truncated[i]
 			cls := "ln"
 			var body []app.UI
-			if n == f.Line {
+			if n == f.Line && f.Pointer != "" {
 				cls += " target"
-				st, en, exact, ok := wire.PointerSpan(text, f.Pointer)
-				if ok && f.Pointer != "" && en <= len(text) {
+				st, en, exact, ok := 0, 0, w.HitExact, len(w.Hit) == 2
+				if ok {
+					st, en = w.Hit[0], w.Hit[1]
+				} else {
+					st, en, exact, ok = wire.PointerSpan(text, f.Pointer)
+				}
+				if ok && st >= 0 && st <= en && en <= len(text) {
 					mcls := "ptr-hit"
 					if !exact {
 						mcls += " inexact"
 					}
-					lead, pre := clipFrom(text[:st], from)
 					body = []app.UI{
-						app.If(lead, func() app.UI { return app.Span().Class("cut").Text("… ") }),
-						app.Text(pre),
+						app.Text(text[:st]),
 						app.Mark().Class(mcls).Attr("data-test", "pointer-hit").Text(text[st:en]),
 						app.Text(text[en:]),
 					}
 				}
+			} else if n == f.Line {
+				cls += " target"
 			}
 			if body == nil {
-				lead, rest := clipFrom(text, from)
-				body = []app.UI{
-					app.If(lead, func() app.UI { return app.Span().Class("cut").Text("… ") }),
-					app.Text(rest),
-				}
+				body = []app.UI{app.Text(text)}
+			}
+			if lead {
+				body = append([]app.UI{app.Span().Class("cut").Text("… ")}, body...)
 			}
 			if cut {
 				body = append(body, app.Span().Class("cut").Text(" … (line cut)"))
@@ -276,25 +283,6 @@ func selectBox(id, label, cur string, opts []string, set func(string)) app.UI {
 			}),
 		),
 	)
-}
-
-// windowLead is how many bytes of a long line stay visible before the
-// highlighted value.
-const windowLead = 48
-
-// clipFrom drops the first from bytes of s (moved forward to a rune start);
-// cut reports whether anything was dropped.
-func clipFrom(s string, from int) (cut bool, rest string) {
-	if from <= 0 || from >= len(s) {
-		if from >= len(s) && from > 0 && len(s) > 0 {
-			return true, ""
-		}
-		return false, s
-	}
-	for from < len(s) && !utf8.RuneStart(s[from]) {
-		from++
-	}
-	return true, s[from:]
 }
 
 // shortPath is a finding path as the findings table shows it: the entry of

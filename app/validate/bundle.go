@@ -258,5 +258,5 @@ func (c *checker) checkMeta(b *dataset.Bundle) {
 
 // versionHashRecipe says how the expected version hash is computed, for
 // messages: a reviewer must be able to reproduce it outside eval752.
-const versionHashRecipe = "sha256 of the sha256sum lines \"<hex>  <name>\" of every file under sections/ assets/ checkers/ corpus/ in byte order of name: " +
+const versionHashRecipe = "sha256 of the sha256sum lines \"<hex>  <name>\" of every file under sections/ assets/ checkers/ corpus/ (and seed 003's data/ eval/) in byte order of name: " +
 	"find sections assets checkers corpus -type f | LC_ALL=C sort | xargs sha256sum | sha256sum"

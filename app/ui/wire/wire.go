@@ -40,16 +40,27 @@ type LinesRequest struct {
 	Path    string `json:"path"`
 	Line    int    `json:"line"`
 	Context int    `json:"context"`
+	// Pointer, when set, is the finding's JSON pointer: the window then
+	// shows the part of a long line around the value it names.
+	Pointer string `json:"pointer,omitempty"`
 }
 
 // LineWindow is the answer: lines First..First+len(Lines)-1 of Path.
 type LineWindow struct {
-	Path      string   `json:"path"`
-	Line      int      `json:"line"`
-	First     int      `json:"first"`
-	Lines     []string `json:"lines"`
-	Truncated []bool   `json:"truncated,omitempty"` // line longer than MaxLineDisplay, cut
-	Err       string   `json:"err,omitempty"`
+	Path  string   `json:"path"`
+	Line  int      `json:"line"`
+	First int      `json:"first"`
+	Lines []string `json:"lines"`
+	// From is how many bytes of every line were dropped at its start, so
+	// that the value of a long line is in view (0: lines start at col 1).
+	From int `json:"from,omitempty"`
+	// Hit is the [start, end) of the pointer's value in the target line's
+	// text as sent (after From), located on the whole line; HitExact is
+	// false when the pointer names an absent member and Hit is its parent.
+	Hit       []int  `json:"hit,omitempty"`
+	HitExact  bool   `json:"hit_exact,omitempty"`
+	Truncated []bool `json:"truncated,omitempty"` // line cut at its end (longer than shown)
+	Err       string `json:"err,omitempty"`
 }
 
 // ItemQuery selects a page of the item browser.
@@ -77,6 +88,9 @@ type ExportRequest struct {
 	// whole evaluation as JSON) or "findings" (CSV or JSON).
 	What   string `json:"what"`
 	Format string `json:"format"` // "json", "md", "csv"
+	// Filter, for "findings", keeps the findings the Findings view shows
+	// (severity, code, path; offset and limit are ignored).
+	Filter *FindingQuery `json:"filter,omitempty"`
 }
 
 // CompareRequest names the two runs to compare (B − A).

@@ -17,6 +17,16 @@ import (
 // longer line is cut (at a rune boundary) and marked truncated.
 const MaxLineDisplay = 4000
 
+// maxTarget is how much of the finding's own line is read to locate its
+// pointer's value; keepContext how much of the lines around it, so they can
+// be shown from the same column.
+const (
+	maxTarget   = 8 << 20
+	keepContext = 64 << 10
+	// lead is how many bytes before the value stay in view.
+	lead = 24
+)
+
 // maxScan bounds the bytes ReadLines decompresses or reads to reach a line,
 // so a zip bomb entry cannot keep the worker busy: the loader has already
 // reported such an entry, and its first lines are still shown.
@@ -47,6 +57,15 @@ func ReadLines(inputs []dataset.Input, req wire.LinesRequest) wire.LineWindow {
 	n := 1
 	var cur []byte
 	cut := false
+	limit := func(n int) int {
+		switch {
+		case n == req.Line && req.Pointer != "":
+			return maxTarget
+		case req.Pointer != "":
+			return keepContext
+		}
+		return MaxLineDisplay
+	}
 	flush := func() {
 		if n >= first && n <= last {
 			s := strings.TrimSuffix(string(cur), "\r")
@@ -65,7 +84,7 @@ func ReadLines(inputs []dataset.Input, req wire.LinesRequest) wire.LineWindow {
 				body = body[:len(body)-1]
 			}
 			if n >= first && n <= last {
-				room := MaxLineDisplay - len(cur)
+				room := limit(n) - len(cur)
 				if len(body) > room {
 					body = trimRunes(body[:max(room, 0)])
 					cut = true
@@ -87,6 +106,15 @@ func ReadLines(inputs []dataset.Input, req wire.LinesRequest) wire.LineWindow {
 			break
 		}
 	}
+	if req.Pointer != "" {
+		focus(&w, req)
+	}
+	for i, l := range w.Lines {
+		if len(l) > MaxLineDisplay {
+			w.Lines[i] = string(trimRunes([]byte(l[:MaxLineDisplay])))
+			w.Truncated[i] = true
+		}
+	}
 	if !anyTrue(w.Truncated) {
 		w.Truncated = nil
 	}
@@ -94,6 +122,40 @@ func ReadLines(inputs []dataset.Input, req wire.LinesRequest) wire.LineWindow {
 		w.Err = fmt.Sprintf("%s has fewer than %d lines", req.Path, req.Line)
 	}
 	return w
+}
+
+// focus locates the pointer's value on the whole target line and, when it
+// lies beyond the first columns, drops the same number of bytes (lead bytes
+// before the value, moved to a rune start) from every line of the window.
+func focus(w *wire.LineWindow, req wire.LinesRequest) {
+	k := req.Line - w.First
+	if k < 0 || k >= len(w.Lines) {
+		return
+	}
+	st, en, exact, ok := wire.PointerSpan(w.Lines[k], req.Pointer)
+	if !ok {
+		return
+	}
+	from := 0
+	if st > lead {
+		from = st - lead
+		for from < st && !utf8.RuneStart(w.Lines[k][from]) {
+			from++
+		}
+	}
+	for i, l := range w.Lines {
+		if from >= len(l) {
+			w.Lines[i] = ""
+			continue
+		}
+		j := from
+		for j < len(l) && !utf8.RuneStart(l[j]) {
+			j++
+		}
+		w.Lines[i] = l[j:]
+	}
+	w.From = from
+	w.Hit, w.HitExact = []int{st - from, min(en-from, MaxLineDisplay)}, exact
 }
 
 func anyTrue(bs []bool) bool {

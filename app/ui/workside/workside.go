@@ -53,18 +53,22 @@ func Export(r *engine.Result, req wire.ExportRequest) (name, mime string, data [
 		}
 		return "eval752-result.json", "application/json", buf.Bytes(), nil
 	case "findings":
+		fs := r.Findings
+		if q := req.Filter; q != nil {
+			all := *q
+			all.Offset, all.Limit = 0, len(fs)
+			fs = wire.FindingsPage(fs, all).Findings
+		}
 		if req.Format == "json" {
-			enc := json.NewEncoder(&buf)
-			enc.SetIndent("", "  ")
-			enc.SetEscapeHTML(false)
-			if err := enc.Encode(r.Findings); err != nil {
+			// as `eval752 validate --json` prints it
+			if err := engine.WriteValidateJSON(&buf, r.Inputs, fs); err != nil {
 				return "", "", nil, err
 			}
 			return "eval752-findings.json", "application/json", buf.Bytes(), nil
 		}
 		cw := csv.NewWriter(&buf)
 		cw.Write([]string{"severity", "code", "path", "line", "pointer", "message", "hint"})
-		for _, f := range r.Findings {
+		for _, f := range fs {
 			cw.Write([]string{f.Severity.String(), f.Code, f.Path, strconv.Itoa(f.Line), f.Pointer, f.Message, f.Hint})
 		}
 		cw.Flush()

@@ -117,3 +117,27 @@ func TestReadLines(t *testing.T) {
 		})
 	}
 }
+
+// TestReadLinesFocus: on a line far longer than the window shows, the
+// pointer's value is located on the whole line and every line of the
+// window starts lead bytes before it; Hit is the value's span there.
+func TestReadLinesFocus(t *testing.T) {
+	pad := strings.Repeat("x", 9000)
+	target := `{"id":"q2","text":"` + pad + `","type":"essay"}`
+	body := `{"id":"q1","type":"freeform"}` + "\n" + target + "\n" + `{"id":"q3","note":"` + pad + `"}` + "\n"
+	in := dataset.Input{Name: "a.jsonl", R: strings.NewReader(body), Size: int64(len(body))}
+	w := ReadLines([]dataset.Input{in}, wire.LinesRequest{Path: "a.jsonl", Line: 2, Context: 1, Pointer: "/type"})
+	if w.Err != "" || len(w.Lines) != 3 {
+		t.Fatalf("window %+v", w)
+	}
+	st := strings.Index(target, `"essay"`)
+	if w.From != st-lead || len(w.Hit) != 2 || !w.HitExact {
+		t.Fatalf("from %d hit %v exact %v, want from %d", w.From, w.Hit, w.HitExact, st-lead)
+	}
+	if got := w.Lines[1][w.Hit[0]:w.Hit[1]]; got != `"essay"` {
+		t.Errorf("hit text %q, want the value", got)
+	}
+	if w.Lines[0] != "" || !strings.HasPrefix(w.Lines[2], "x") {
+		t.Errorf("context lines %q / %.20q…, want the short line empty past From and the long one from the same column", w.Lines[0], w.Lines[2])
+	}
+}
