@@ -602,9 +602,65 @@ func TestPickersAndAuditExport(t *testing.T) {
 	if got := waitFile(t, dl, "eval752-compare.json", 20*time.Second); !bytes.Equal(got, want) {
 		t.Errorf("compare export after picking %s: differs from `eval752 compare --json %s %s`", c, a, c)
 	}
+	// a second pick keeps the first: A = the second run, B stays the third
+	b.tab("compare")
+	choose(`[data-test=c-run-a]`, runs[1])
+	b.waitJS(`!!document.querySelector('[data-report=compare] [data-run="`+runs[1]+`"]')`, 30*time.Second)
+	if got := eval[string](b, `document.querySelector('[data-test=c-run-b]').value`); got != c {
+		t.Errorf("after picking A = %s, B reads %q, want %s", runs[1], got, c)
+	}
+	want2 := cli(t, bad, "compare", "--json", runs[1], c)
+	var cmp2 report.Report
+	if err := json.Unmarshal(want2, &cmp2); err != nil {
+		t.Fatal(err)
+	}
+	compareCells(t, "comparison "+runs[1]+" vs "+c, b.pageCells("compare"), reportCells(&cmp2))
+	b.tab("export")
 	b.click(`[data-test=export-audit-json]`)
 	if got := waitFile(t, dl, "eval752-audit.json", 20*time.Second); !bytes.Equal(got, cli(t, bad, "audit", "--json")) {
 		t.Errorf("audit JSON export differs from `eval752 audit --json`")
 	}
 	b.assertPrivate()
+}
+
+// TestPagingAndQuickLoads: a file of 700 bad lines pages through all its
+// findings (300 a page, the third page starts at the 601st); then a one-line
+// file loaded five times in a row reaches "ready" every time, however fast
+// the load (go-app renders once a frame; the status must not stay at the
+// "loading" the page writes synchronously).
+func TestPagingAndQuickLoads(t *testing.T) {
+	dir := t.TempDir()
+	many := filepath.Join(dir, "many.jsonl")
+	var buf bytes.Buffer
+	for i := 1; i <= 700; i++ {
+		fmt.Fprintf(&buf, `{"id":"m%d","type":"mcq_single","inputs":{"text":"q%d?"},"choices":["a","b"],"answer":"c"}`+"\n", i, i)
+	}
+	if err := os.WriteFile(many, buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tiny := filepath.Join(dir, "tiny.jsonl")
+	if err := os.WriteFile(tiny, []byte(`{"id":"t1","type":"freeform","inputs":{"text":"x"},"answer":"y"}`+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	b := newBrowser(t)
+	b.open()
+	b.upload(many)
+	b.waitReady(60 * time.Second)
+	b.tab("findings")
+	firstLine := func() int {
+		return eval[int](b, `+document.querySelector('[data-test=finding]').dataset.line`)
+	}
+	for page, want := range []int{1, 301, 601} {
+		if page > 0 {
+			b.click(`.pager button:last-child`)
+			b.waitJS(fmt.Sprintf(`+document.querySelector('[data-test=finding]').dataset.line === %d`, want), 10*time.Second)
+		}
+		if got := firstLine(); got != want {
+			t.Errorf("page %d starts at line %d, want %d", page+1, got, want)
+		}
+	}
+	for i := 0; i < 5; i++ {
+		b.upload(tiny)
+		b.waitReady(20 * time.Second)
+	}
 }
