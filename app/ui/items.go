@@ -8,6 +8,7 @@ import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"eval752/app/report"
+	"eval752/app/ui/wire"
 )
 
 const itemsPerPage = 25
@@ -223,7 +224,7 @@ func (p *Page) renderExport() app.UI {
 	}
 	reps := []rep{
 		{"score", "Scores", p.raw["score"] != ""},
-		{"compare", "Comparison", p.raw["compare"] != ""},
+		{"compare", compareLabel(p.comparedRuns()), p.raw["compare"] != ""},
 		{"audit", "Audit", p.raw["audit"] != ""},
 		{"overview", "Overview", p.raw["overview"] != ""},
 	}
@@ -258,4 +259,12 @@ func (p *Page) renderExport() app.UI {
 			),
 		),
 	)
+}
+
+// compareLabel names the comparison the export holds.
+func compareLabel(c wire.CompareRequest) string {
+	if c.A == "" || c.B == "" {
+		return "Comparison"
+	}
+	return "Comparison (B " + c.B + " − A " + c.A + ")"
 }

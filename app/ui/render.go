@@ -119,7 +119,10 @@ func (p *Page) renderLoad(status string) app.UI {
 
 func (p *Page) progressBar() app.UI {
 	bar := app.Progress().Class("bar")
-	if p.total > 0 {
+	// bytes are counted while reading; validating and scoring have no
+	// measure of their own, so the bar is indeterminate then (not a
+	// full bar that looks stuck)
+	if p.total > 0 && (p.stage == "read" || p.stage == "") {
 		bar = bar.Max(p.total).Value(p.done)
 	}
 	return bar

@@ -82,24 +82,24 @@ func (v *reportView) renderSection(kind string, s report.Section) app.UI {
 }
 
 // maxRows is how many rows a table shows before a "show all" button. The
-// comparison and the audit hold per-item tables (10k rows for a 20k-item
-// set, seconds of DOM work): they show 300. Score and overview tables have
-// one row per metric × stratum, whatever the number of items, so they show
-// up to 2,000 rows and every figure is on the page without a click (the
-// demo's retrieval table has 370 rows).
-func maxRows(kind string) int {
-	switch kind {
-	case "score", "overview":
-		return 2000
+// comparison's disagreement list and the audit's tables have a row per item
+// or pair (10k rows for a 20k-item set, seconds of DOM work): they show
+// 300. Every other table has one row per metric × stratum, whatever the
+// number of items, so it shows up to 2,000 rows and every figure is on the
+// page without a click (the demo's retrieval tables have 370 rows).
+func maxRows(kind, table string) int {
+	switch {
+	case kind == "audit", table == "disagreements.items":
+		return 300 // one row per item or pair
 	}
-	return 300
+	return 2000
 }
 
 func (v *reportView) renderTable(kind string, t report.Table) app.UI {
 	key := kind + "/" + t.ID
 	rows := t.Rows
 	hidden := 0
-	if limit := maxRows(kind); len(rows) > limit && !v.expanded[key] {
+	if limit := maxRows(kind, t.ID); len(rows) > limit && !v.expanded[key] {
 		hidden = len(rows) - limit
 		rows = rows[:limit]
 	}
@@ -320,7 +320,7 @@ func chartSVG(t report.Table) string {
 		panels[b.metric] = append(panels[b.metric], b)
 	}
 	const (
-		labelW = 230.0
+		labelW = 270.0
 		plotW  = 420.0
 		valueW = 90.0
 		rowH   = 22.0
@@ -380,8 +380,8 @@ func chartSVG(t report.Table) string {
 			}
 			x0, x1 := math.Min(zero, x(b.v)), math.Max(zero, x(b.v))
 			label := b.label
-			if len([]rune(label)) > 34 {
-				label = string([]rune(label)[:33]) + "…"
+			if len([]rune(label)) > 40 {
+				label = string([]rune(label)[:39]) + "…"
 			}
 			tip := b.label + ": " + b.display
 			if b.hasCI {

@@ -9,13 +9,18 @@
 package server
 
 import (
+	"bytes"
+	"compress/gzip"
 	"crypto/sha256"
 	"encoding/hex"
 	"io"
 	"net/http"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"sync"
+	"time"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
@@ -65,6 +70,53 @@ var appFiles = map[string]bool{
 type resources struct {
 	dir   string
 	files map[string]webFile
+	gz    *gzCache
+}
+
+// gzCache holds the gzip form of the WASM files (9 MB each raw, 2.4 MB
+// compressed), made once per file version, for browsers that accept it.
+type gzCache struct {
+	mu sync.Mutex
+	m  map[string]gzEntry
+}
+
+type gzEntry struct {
+	mod  time.Time
+	size int64
+	data []byte
+}
+
+// get returns the gzip form of the file at path (read from fh).
+func (c *gzCache) get(path string, st os.FileInfo, fh io.Reader) ([]byte, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if e, ok := c.m[path]; ok && e.mod.Equal(st.ModTime()) && e.size == st.Size() {
+		return e.data, nil
+	}
+	var buf bytes.Buffer
+	zw, _ := gzip.NewWriterLevel(&buf, gzip.BestCompression)
+	if _, err := io.Copy(zw, fh); err != nil {
+		return nil, err
+	}
+	if err := zw.Close(); err != nil {
+		return nil, err
+	}
+	if c.m == nil {
+		c.m = map[string]gzEntry{}
+	}
+	c.m[path] = gzEntry{st.ModTime(), st.Size(), buf.Bytes()}
+	return buf.Bytes(), nil
+}
+
+// acceptsGzip reports whether the request's Accept-Encoding allows gzip.
+func acceptsGzip(r *http.Request) bool {
+	for _, part := range strings.Split(r.Header.Get("Accept-Encoding"), ",") {
+		enc, q, _ := strings.Cut(strings.TrimSpace(part), ";")
+		if strings.EqualFold(strings.TrimSpace(enc), "gzip") && strings.TrimSpace(q) != "q=0" {
+			return true
+		}
+	}
+	return false
 }
 
 func (r resources) Resolve(loc string) string {
@@ -98,6 +150,18 @@ func (r resources) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 		return
 	}
 	w.Header().Set("Content-Type", f.Type)
+	if f.Type == "application/wasm" && r.gz != nil {
+		w.Header().Add("Vary", "Accept-Encoding")
+		if acceptsGzip(req) {
+			data, err := r.gz.get(f.URL, st, fh)
+			if err == nil {
+				w.Header().Set("Content-Encoding", "gzip")
+				http.ServeContent(w, req, "", st.ModTime(), bytes.NewReader(data))
+				return
+			}
+			fh.Seek(0, io.SeekStart)
+		}
+	}
 	http.ServeContent(w, req, "", st.ModTime(), fh)
 }
 
@@ -139,12 +203,24 @@ func Handler(dir string) *app.Handler {
 		LoadingLabel:    "Loading eval752 {progress}%",
 		Styles:          []string{"/web/eval752.css"},
 		// hooks.js is a blocking script in <head>: it must listen before the
-		// pre-rendered controls can be used (see static/hooks.js).
+		// pre-rendered page can take a drop (see static/hooks.js).
 		Scripts:            []string{"/web/hooks.js"},
 		CacheableResources: cacheable,
-		Resources:          resources{dir: dir, files: files},
+		Resources:          resources{dir: dir, files: files, gz: &gzCache{}},
 		Version:            buildVersion(dir),
+		// app.wasm may travel gzip-compressed: the loader's progress
+		// counts the bytes it decodes, so it needs the raw size
+		WasmContentLength: wasmSize(dir),
 	}
+}
+
+// wasmSize is app.wasm's size in bytes ("" when it is not built yet).
+func wasmSize(dir string) string {
+	st, err := os.Stat(filepath.Join(dir, "web", "app.wasm"))
+	if err != nil {
+		return ""
+	}
+	return strconv.FormatInt(st.Size(), 10)
 }
 
 // buildVersion is version.Version plus 12 hex digits of the sha256 of every

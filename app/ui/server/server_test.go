@@ -1,6 +1,9 @@
 package server
 
 import (
+	"bytes"
+	"compress/gzip"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -119,5 +122,44 @@ func TestCSPHasNoInlineAllowance(t *testing.T) {
 		if !strings.Contains(CSP, need) {
 			t.Errorf("CSP lacks %s", need)
 		}
+	}
+}
+
+// TestWasmGzip: a browser that accepts gzip gets the WASM compressed (and
+// decoding gives the file's bytes); one that does not gets it as is. Both
+// answers say they vary with Accept-Encoding.
+func TestWasmGzip(t *testing.T) {
+	dir := staticDir(t)
+	raw := bytes.Repeat([]byte("\x00asm wasm body "), 4096)
+	if err := os.WriteFile(filepath.Join(dir, "web", "app.wasm"), raw, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(Secure(Handler(dir)))
+	defer srv.Close()
+	get := func(enc string) (*http.Response, []byte) {
+		req, _ := http.NewRequest("GET", srv.URL+"/web/app.wasm", nil)
+		req.Header.Set("Accept-Encoding", enc) // set by hand: the client then does not decode
+		resp, err := http.DefaultTransport.RoundTrip(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return resp, b
+	}
+	resp, body := get("gzip, deflate, br")
+	if resp.Header.Get("Content-Encoding") != "gzip" || resp.Header.Get("Vary") != "Accept-Encoding" || len(body) >= len(raw) {
+		t.Fatalf("gzip: encoding %q vary %q, %d bytes for %d", resp.Header.Get("Content-Encoding"), resp.Header.Get("Vary"), len(body), len(raw))
+	}
+	zr, err := gzip.NewReader(bytes.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if dec, _ := io.ReadAll(zr); !bytes.Equal(dec, raw) {
+		t.Error("the gzip body does not decode to the file")
+	}
+	resp, body = get("identity")
+	if resp.Header.Get("Content-Encoding") != "" || !bytes.Equal(body, raw) {
+		t.Errorf("identity: encoding %q, %d bytes", resp.Header.Get("Content-Encoding"), len(body))
 	}
 }
