@@ -34,7 +34,7 @@
 
   document.addEventListener("change", function (e) {
     var el = e.target;
-    if (!el || !el.matches || !el.matches("[data-test=file-input]")) return;
+    if (!el || !el.matches || !el.matches("[data-test=file-input], [data-test=folder-input]")) return;
     if (!el.files || el.files.length === 0) return;
     markLoading();
     if (!mounted) pending = { kind: "files", files: el.files };

@@ -2,6 +2,7 @@ package answer
 
 import (
 	"math"
+	"strings"
 	"testing"
 )
 
@@ -228,5 +229,28 @@ func TestParseNumbersTerminates(t *testing.T) {
 		if got := ParseNumbers(in); len(got) != n {
 			t.Errorf("ParseNumbers(%q) = %v, want %d numbers", in, got, n)
 		}
+	}
+}
+
+// TestLeadingOption: a letter with its choice's text is that choice,
+// whatever the separator; the text must be that choice's, and a Latin word
+// starting with a letter is no option mark.
+func TestLeadingOption(t *testing.T) {
+	choices := []string{"伦敦", "巴黎", "柏林"}
+	for _, resp := range []string{"B 巴黎", "(B) 巴黎", "（B）巴黎", "【B】巴黎", "B - 巴黎", "B巴黎", "b. 巴黎", "B：巴黎"} {
+		if got := ChoiceIndex(resp, choices); got != 1 {
+			t.Errorf("ChoiceIndex(%q) = %d, want 1", resp, got)
+		}
+	}
+	for _, resp := range []string{"B 伦敦", "B. 罗马", "Bparis"} {
+		if got := ChoiceIndex(resp, append(choices, "paris")); got != -1 {
+			t.Errorf("ChoiceIndex(%q) = %d, want -1", resp, got)
+		}
+	}
+	if got := SplitChoices("ac"); strings.Join(got, ",") != "a,c" {
+		t.Errorf("SplitChoices(ac) = %v", got)
+	}
+	if got := SplitChoices("aa"); len(got) != 1 {
+		t.Errorf("SplitChoices(aa) = %v, want one part (a repeated letter is no option list)", got)
 	}
 }

@@ -25,15 +25,40 @@ func ChoiceIndex(resp string, choices []string) int {
 	if i, ok := letterIndex(n); ok && i < len(choices) {
 		return i
 	}
-	f := foldText(resp)
-	if f != "" {
-		r := []rune(f)
-		if i, ok := letterIndex(string(r[0])); ok && i < len(choices) && len(r) > 2 &&
-			strings.ContainsRune(".)、:：．", r[1]) && Normalize(string(r[2:])) == Normalize(choices[i]) {
-			return i
-		}
+	if i, rest, ok := leadingOption(foldText(resp)); ok && i < len(choices) && rest != "" && Normalize(rest) == Normalize(choices[i]) {
+		return i
 	}
 	return -1
+}
+
+// leadingOption splits "B. 巴黎", "B、巴黎", "B 巴黎", "(B) 巴黎", "【B】巴黎",
+// "B - 巴黎" or "B巴黎" into the option index (B = 1) and the text after
+// it; ok is false when s does not start with an option letter.
+func leadingOption(s string) (idx int, rest string, ok bool) {
+	r := []rune(strings.TrimSpace(s))
+	if len(r) == 0 {
+		return 0, "", false
+	}
+	var letter rune
+	switch {
+	case len(r) >= 3 && strings.ContainsRune("([（【「", r[0]) && strings.ContainsRune(")]）】」", r[2]):
+		letter, r = r[1], r[3:]
+	default:
+		letter, r = r[0], r[1:]
+		// "Bparis" is no option mark: a Latin letter straight after the
+		// option letter would be part of a word
+		if len(r) > 0 && r[0] <= unicode.MaxASCII && unicode.IsLetter(r[0]) {
+			return 0, "", false
+		}
+	}
+	i, isLetter := letterIndex(string(letter))
+	if !isLetter {
+		return 0, "", false
+	}
+	rest = strings.TrimLeftFunc(string(r), func(c rune) bool {
+		return unicode.IsSpace(c) || strings.ContainsRune(".)、:：．-—–,，", c)
+	})
+	return i, rest, true
 }
 
 func letterIndex(n string) (int, bool) {
@@ -61,14 +86,17 @@ func SplitChoices(resp string) []string {
 	parts := strings.FieldsFunc(f, func(r rune) bool {
 		return unicode.IsSpace(r) || strings.ContainsRune(",，、;；/|", r)
 	})
-	// "AC": a run of option letters only.
+	// "AC" (or "ac"): a run of distinct option letters only.
 	if len(parts) == 1 {
 		p := parts[0]
-		all := len(p) > 1
+		all := len(p) > 1 && len(p) <= 10
+		seen := map[rune]bool{}
 		for _, r := range p {
-			if r > unicode.MaxASCII || !unicode.IsUpper(r) {
+			l := unicode.ToUpper(r)
+			if r > unicode.MaxASCII || l < 'A' || l > 'J' || seen[l] {
 				all = false
 			}
+			seen[l] = true
 		}
 		if all {
 			parts = parts[:0]

@@ -22,6 +22,11 @@ type Input struct {
 	R      io.ReaderAt  //
 	Size   int64        //
 	Format model.Format // forced format; "" = detect from content
+	// InFolder: the file came with a folder the user picked (its Name is
+	// its path inside it). A file of no format eval752 reads is then noted
+	// (info), as in a zipped folder, not an error: the user did not pick
+	// it by itself.
+	InFolder bool
 }
 
 // InputInfo describes one file that was read: a top-level input or a bundle

@@ -122,6 +122,7 @@ func Load(ctx context.Context, inputs []Input, opt Options) (*Dataset, error) {
 		}
 	}
 	l.report(true)
+	names := map[string]int{}
 	for i, in := range inputs {
 		if err := ctx.Err(); err != nil {
 			return l.finish(), err
@@ -131,6 +132,16 @@ func Load(ctx context.Context, inputs []Input, opt Options) (*Dataset, error) {
 		} else if dup {
 			l.add(RuleRepeated.At(in.Name, 0, "", "%s was given twice with the same content; it is read once", in.Name))
 			continue
+		}
+		// two different files of one name (a browser gives base names
+		// only): the second is "name (2).ext", so findings, runs and
+		// inputs tell them apart
+		if k := names[in.Name]; k > 0 {
+			names[in.Name] = k + 1
+			ext := path.Ext(in.Name)
+			in.Name = fmt.Sprintf("%s (%d)%s", strings.TrimSuffix(in.Name, ext), k+1, ext)
+		} else {
+			names[in.Name] = 1
 		}
 		if err := l.input(in); err != nil {
 			return l.finish(), err
@@ -274,7 +285,9 @@ func (l *loader) input(in Input) error {
 		return nil
 	}
 	sr := io.NewSectionReader(ra, 0, in.Size)
-	info, err := l.file(in.Name, sr, in.Size, forced, looseCtx(in.Name))
+	fc := looseCtx(in.Name)
+	fc.optional = fc.optional || in.InFolder
+	info, err := l.file(in.Name, sr, in.Size, forced, fc)
 	l.ds.Inputs = append(l.ds.Inputs, info)
 	if err != nil {
 		return fmt.Errorf("%s: %w", in.Name, err)

@@ -332,8 +332,13 @@ func (p *Page) evaluate(files app.Value) {
 	for i := 0; i < n; i++ {
 		f := files.Index(i)
 		arr.Call("push", f)
+		// a file of a picked folder knows its path inside it
+		// ("exp/runs/r1/predictions.jsonl"): it names the run, as on
+		// the command line; a picked file knows only its name
 		name := ""
-		if v := f.Get("name"); v.Type() == app.TypeString {
+		if v := f.Get("webkitRelativePath"); v.Type() == app.TypeString && v.String() != "" {
+			name = v.String()
+		} else if v := f.Get("name"); v.Type() == app.TypeString {
 			name = v.String()
 		}
 		names = append(names, name)

@@ -84,6 +84,12 @@ func (p *Page) renderLoad(status string) app.UI {
 				Attr("data-test", "file-input").OnChange(p.onFiles),
 			app.Label().For("file-input").Class("button primary").Text("choose files…"),
 			app.Span().Text(" "),
+			// a folder keeps its files' paths (runs/<id>/predictions.jsonl
+			// names run <id>, as on the command line)
+			app.Input().Type("file").ID("folder-input").Class("visually-hidden").Multiple(true).
+				Attr("webkitdirectory", "true").Attr("data-test", "folder-input").OnChange(p.onFiles),
+			app.Label().For("folder-input").Class("button").Title("a project folder, e.g. seed 003's data/, eval/, runs/").Text("choose a folder…"),
+			app.Span().Text(" "),
 			app.Button().Class("button").Attr("data-test", "demo-button").Text("load the demo bundle").OnClick(p.loadDemo),
 		)
 	}

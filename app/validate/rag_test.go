@@ -250,6 +250,13 @@ var ragCases = []ruleCase{
 			{Line: 3, QID: "q_test_0024", DocNo: "c1", Grade: 3}, {Line: 4, QID: "q_test_0024", DocNo: "c2", Grade: 1}}}),
 		want: []string{"runs/r1/qrels.tsv:3:"}},
 
+	{name: "unique table rows", code: "id.table-duplicate", ds: ragDS(ragFiles{docs: []string{goodDoc, countDoc},
+		chunks: []string{goodChunk, patch(goodChunk, "chunk_id", "c2")}})},
+	{name: "a chunk and a document defined twice", code: "id.table-duplicate", ds: ragDS(ragFiles{docs: []string{goodDoc, goodDoc},
+		chunks: []string{goodChunk, patch(goodChunk, "chunk_id", "c2"), patch(goodChunk, "doc_id", "other")}}),
+		want: []string{"data/chunks.jsonl:3:/chunk_id", "data/documents.jsonl:2:/doc_id"},
+		msg:  `chunk_id "c1" is defined again (first at line 1); only the first row is used`},
+
 	{name: "chunks loaded", code: "rag.chunks-absent", ds: ragDS(ragFiles{preds: []string{goodPred}, chunks: []string{goodChunk}})},
 	{name: "chunks absent", code: "rag.chunks-absent", ds: ragDS(ragFiles{preds: []string{goodPred, goodPred}}),
 		want: []string{"runs/r1/predictions.jsonl:0:"}},

@@ -63,6 +63,7 @@ func Run(ds *dataset.Dataset, opt Options) finding.List {
 	}
 	c := &checker{ds: ds, opt: opt}
 	c.checkIDs()
+	c.checkTables()
 	c.checkDuplicateQuestions()
 	c.checkItems()
 	c.checkAssets()

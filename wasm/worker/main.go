@@ -13,6 +13,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"runtime/debug"
+	"strings"
 	"syscall/js"
 	"time"
 
@@ -145,7 +146,6 @@ func (w *worker) evaluate(id int, files, names js.Value) {
 	start := time.Now()
 	w.inputs, w.result, w.items = nil, nil, nil
 	var total int64
-	seen := map[string]int{}
 	var read int64
 	lastPost := time.Time{}
 	stage := "read"
@@ -170,17 +170,12 @@ func (w *worker) evaluate(id int, files, names js.Value) {
 		if name == "" {
 			name = fmt.Sprintf("file-%d", i+1)
 		}
-		// Two dropped files may share a base name (from two folders):
-		// findings must still tell them apart.
-		if k := seen[name]; k > 0 {
-			seen[name] = k + 1
-			name = fmt.Sprintf("%s (%d)", name, k+1)
-		} else {
-			seen[name] = 1
-		}
+		// Two files of one name (from two folders) are told apart by
+		// dataset.Load, which also reads a file given twice once.
 		br := newBlobReader(f, onRead)
 		total += br.size
-		w.inputs = append(w.inputs, dataset.Input{Name: name, R: br, Size: br.size})
+		// a name with a "/" is a path inside a folder the user picked
+		w.inputs = append(w.inputs, dataset.Input{Name: name, R: br, Size: br.size, InFolder: strings.Contains(name, "/")})
 	}
 	tell(true)
 	res, err := engine.Evaluate(context.Background(), w.inputs, engine.DefaultOptions(), func(p dataset.Progress) {
