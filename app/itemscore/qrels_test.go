@@ -392,3 +392,28 @@ func TestTRECUnitHasNoRefusal(t *testing.T) {
 	check(t, "t1", it, []want{{"mrr", 1, "d1 at rank 1"}})
 	absent(t, "t1", it, "refusal.detected", "refusal.tp", "refusal.fp", "refusal.fn")
 }
+
+// TestClosedBookRun: a run whose predictions carry no retrieved_chunk_ids at
+// all (seed 003 §8 ablation 1, closed-book) gets no retrieval figures, only
+// its answers; an empty list is a ranking that found nothing (MRR 0).
+func TestClosedBookRun(t *testing.T) {
+	ans := "0.86%"
+	ref := "0.86%"
+	q := model.RAGQuestion{QID: "q1", Query: "?", Answerable: true, ReferenceAnswer: &ref,
+		GoldEvidenceGroups: []model.EvidenceAnchor{{DocID: "d"}}}
+	ds := &dataset.Dataset{
+		RAG: []dataset.Rec[model.RAGQuestion]{rec(q)},
+		Preds: []dataset.Rec[model.RAGPrediction]{
+			{Loc: dataset.Loc{Path: "a.jsonl", Line: 1}, Typed: true, V: model.RAGPrediction{RunID: "closed", QID: "q1", Answer: &ans}},
+			{Loc: dataset.Loc{Path: "b.jsonl", Line: 1}, Typed: true, V: model.RAGPrediction{RunID: "empty", QID: "q1", Answer: &ans, RetrievedChunkIDs: []string{}}},
+		},
+	}
+	set, err := Score(ds, DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	closed, empty := set.Runs[0].Items[0], set.Runs[1].Items[0]
+	check(t, "closed", closed, []want{{"answer.correct", 1, "exact reference"}})
+	absent(t, "closed", closed, "mrr", "hit@5", "ndcg@10")
+	check(t, "empty", empty, []want{{"mrr", 0, "nothing retrieved"}, {"answer.correct", 1, ""}})
+}

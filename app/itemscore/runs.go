@@ -248,7 +248,13 @@ func (r *runOut) addDir(d string) {
 
 // predOutput converts a prediction with the given ranking.
 func predOutput(p *model.RAGPrediction, ids []string, scores []float64) *output {
-	o := &output{response: p.Answer, refused: p.Refused, retrieved: []retrieved{}}
+	o := &output{response: p.Answer, refused: p.Refused}
+	if ids != nil {
+		// an empty list is a ranking that found nothing (scored 0); no
+		// list at all is a run that does not retrieve (a closed-book run,
+		// seed 003 §8 ablation 1): no retrieval figures
+		o.retrieved = []retrieved{}
+	}
 	useScores := len(scores) == len(ids) && len(ids) > 0
 	for i, id := range ids {
 		rt := retrieved{id: id}

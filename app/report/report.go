@@ -4,7 +4,11 @@
 // here computes a metric; producers (score, compare, audit) fill it in.
 package report
 
-import "eval752/app/dataset"
+import (
+	"encoding/json"
+
+	"eval752/app/dataset"
+)
 
 // Report is a titled document made of sections of tables.
 type Report struct {
@@ -49,6 +53,19 @@ type Table struct {
 	Rows    [][]Cell `json:"rows"`
 	Notes   []string `json:"notes,omitempty"`
 	Chart   bool     `json:"chart,omitempty"`
+}
+
+// MarshalJSON writes a table without rows with "rows": [] (not null), so
+// a consumer can always iterate them.
+func (t Table) MarshalJSON() ([]byte, error) {
+	type plain Table
+	if t.Rows == nil {
+		t.Rows = [][]Cell{}
+	}
+	if t.Columns == nil {
+		t.Columns = []Column{}
+	}
+	return json.Marshal(plain(t))
 }
 
 // Column is a table header.

@@ -219,8 +219,12 @@ func (v *view) summarySection(rows []rowDef) report.Section {
 	for _, rs := range v.runs {
 		runs = append(runs, rs.Run)
 	}
+	runList := strings.Join(runs, ", ")
+	if runList == "" {
+		runList = "none (the inputs have no results, predictions or TREC run)"
+	}
 	sec.Text = append(sec.Text, fmt.Sprintf("%d annotated units, %d run(s): %s. Each figure: mean [%g%% percentile bootstrap CI, %d resamples over items, seed %d] n=units with a result / denominator = units of the stratum where the metric applies (a missing result scores the worst value), then the target with pass/FAIL and any flag.",
-		len(v.set.Units), len(v.runs), strings.Join(runs, ", "), v.opt.Level*100, v.opt.Bootstrap, v.opt.Seed),
+		len(v.set.Units), len(v.runs), runList, v.opt.Level*100, v.opt.Bootstrap, v.opt.Seed),
 		"A run is scored on the sets it has at least one result for (its scope); within its scope every annotated unit counts. Targets: seed 000 §4 on b-2 figures, seed 003 §7 on seed-003 figures, every seed's target elsewhere; \"report\" = no target, the seeds only ask to report the figure.")
 	for _, want := range v.opt.Runs {
 		if !slices.ContainsFunc(v.runs, func(rs *itemscore.RunScores) bool { return rs.Run == want }) {

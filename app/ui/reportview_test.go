@@ -17,13 +17,13 @@ func TestChartSVGScalesPerMetric(t *testing.T) {
 			{Metric: "cost", Value: report.F(200)},
 		}}}
 	svg := chartSVG(tb)
-	// Plot area: x from 230 to 650 (labelW 230, plotW 420).
+	// Plot area: x from 270 to 690 (labelW 270, plotW 420).
 	// acc 0.5 on the rate scale [0, 1]: width 0.5·420 = 210, a passing bar.
-	// Its CI [0.4, 0.6] spans x = 230+0.4·420 = 398 to 230+0.6·420 = 482.
+	// Its CI [0.4, 0.6] spans x = 270+0.4·420 = 438 to 270+0.6·420 = 522.
 	// cost 200 on its own scale [0, 200]: width 420.
 	for _, want := range []string{
-		`<rect class="bar bar-pass" x="230.0" y="24.0" width="210.0"`,
-		`<line class="err" x1="398.0" y1="31.0" x2="482.0" y2="31.0"/>`,
+		`<rect class="bar bar-pass" x="270.0" y="24.0" width="210.0"`,
+		`<line class="err" x1="438.0" y1="31.0" x2="522.0" y2="31.0"/>`,
 		`width="420.0"`,
 		`>acc</text>`, `>cost</text>`,
 	} {

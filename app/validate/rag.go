@@ -208,6 +208,14 @@ var (
 		Hint:        "Set searchable to false until the document is CLOUD_APPROVED.",
 		Family:      "rag",
 	})
+	ruleRAGRetrievedUnapproved = register(finding.Rule{
+		Code:        "rag.retrieved-unapproved",
+		Severity:    finding.Error,
+		Description: "A run retrieves (or cites) no chunk of a document whose review_state is set and is not CLOUD_APPROVED: such a document must not be searchable, so its chunk in a ranking means the index leaked it.",
+		Source:      "seed 003 §1.2 (在此之前严禁向量化…或激活检索)",
+		Hint:        "Remove the document from the index until it is CLOUD_APPROVED, and re-run; the figures of this run rest on a corpus it should not have searched.",
+		Family:      "rag",
+	})
 	ruleRAGQrelsGrade = register(finding.Rule{
 		Code:        "rag.qrels-grade",
 		Severity:    finding.Error,
@@ -320,6 +328,7 @@ func (c *checker) checkRAG() {
 	c.checkPredictions(once, haveQuestions, qids)
 	c.checkRunQrels(qids)
 	c.checkSearchable(ix)
+	c.checkRetrievedApproved(ix)
 	c.checkConfigHashes()
 }
 
@@ -650,6 +659,59 @@ func (c *checker) checkSearchable(ix *ragIndex) {
 		}
 		if doc.V.ReviewState != cloudApproved {
 			c.add(ruleRAGSearchable.At(r.Path, r.Line, "/searchable", "chunk %q is searchable but its document %q has review_state %s, not %s (%s)", r.V.ChunkID, r.V.DocID, stateName(doc.V.ReviewState), cloudApproved, loc(doc.Loc)))
+		}
+	}
+}
+
+// checkRetrievedApproved flags predictions that rank or cite a chunk of a
+// document under review (review_state set, not CLOUD_APPROVED).
+func (c *checker) checkRetrievedApproved(ix *ragIndex) {
+	chunkDoc := map[string]*dataset.Rec[model.RAGDocument]{}
+	for _, r := range c.ds.Chunks {
+		if !r.Typed {
+			continue
+		}
+		for _, d := range ix.docs[r.V.DocID] {
+			if r.V.DocumentVersionID == "" || d.V.DocumentVersionID == r.V.DocumentVersionID {
+				chunkDoc[r.V.ChunkID] = d
+				break
+			}
+		}
+	}
+	if len(chunkDoc) == 0 {
+		return
+	}
+	for _, r := range c.ds.Preds {
+		if !r.Typed {
+			continue
+		}
+		p := r.V
+		type ref struct{ id, ptr string }
+		var refs []ref
+		for i, id := range p.RetrievedChunkIDs {
+			refs = append(refs, ref{id, jsonl.Pointer("retrieved_chunk_ids", i)})
+		}
+		for i, id := range p.RerankedChunkIDs {
+			refs = append(refs, ref{id, jsonl.Pointer("reranked_chunk_ids", i)})
+		}
+		for i, ct := range p.Citations {
+			refs = append(refs, ref{ct.ChunkID, jsonl.Pointer("citations", i, "chunk_id")})
+		}
+		bad, first := 0, ref{}
+		var doc *dataset.Rec[model.RAGDocument]
+		for _, x := range refs {
+			d := chunkDoc[x.id]
+			if d == nil || d.V.ReviewState == "" || d.V.ReviewState == cloudApproved {
+				continue
+			}
+			if bad == 0 {
+				first, doc = x, d
+			}
+			bad++
+		}
+		if bad > 0 {
+			c.add(ruleRAGRetrievedUnapproved.At(r.Path, r.Line, first.ptr, "%d chunk id(s) belong to documents that are not %s (first: %q of %q, %s at %s)",
+				bad, cloudApproved, first.id, doc.V.DocID, doc.V.ReviewState, loc(doc.Loc)))
 		}
 	}
 }

@@ -250,6 +250,19 @@ var ragCases = []ruleCase{
 			{Line: 3, QID: "q_test_0024", DocNo: "c1", Grade: 3}, {Line: 4, QID: "q_test_0024", DocNo: "c2", Grade: 1}}}),
 		want: []string{"runs/r1/qrels.tsv:3:"}},
 
+	{name: "approved documents retrieved", code: "rag.retrieved-unapproved", ds: ragDS(ragFiles{docs: []string{goodDoc, patch(countDoc, "review_state", "QUARANTINED_LOCAL_REVIEW")},
+		chunks: []string{goodChunk, patch(goodChunk, "chunk_id", "q1", "doc_id", "doc_count", "searchable", del)}, preds: []string{goodPred}})},
+	{name: "a quarantined document's chunk retrieved", code: "rag.retrieved-unapproved", ds: ragDS(ragFiles{docs: []string{goodDoc, patch(countDoc, "review_state", "QUARANTINED_LOCAL_REVIEW")},
+		chunks: []string{goodChunk, patch(goodChunk, "chunk_id", "q1", "doc_id", "doc_count", "searchable", del)},
+		preds:  []string{patch(goodPred, "retrieved_chunk_ids", raw(`["c1","q1"]`))}}),
+		want: []string{"runs/r1/predictions.jsonl:1:/retrieved_chunk_ids/1"}, msg: `1 chunk id(s) belong to documents that are not CLOUD_APPROVED (first: "q1" of "doc_count"`},
+
+	{name: "observed_at readable", code: "id.observed-at", ds: ragDS(ragFiles{chunks: []string{patch(goodChunk, "observed_at", "2024-01-01T00:00:00+0800"),
+		patch(goodChunk, "chunk_id", "c2", "observed_at", "2024-01-01t00:00:00z")}})},
+	{name: "observed_at unreadable", code: "id.observed-at", ds: ragDS(ragFiles{chunks: []string{patch(goodChunk, "observed_at", "yesterday"),
+		patch(goodChunk, "chunk_id", "c2", "observed_at", "2024-01-01")}}),
+		want: []string{"data/chunks.jsonl:1:/observed_at", "data/chunks.jsonl:2:/observed_at"}},
+
 	{name: "unique table rows", code: "id.table-duplicate", ds: ragDS(ragFiles{docs: []string{goodDoc, countDoc},
 		chunks: []string{goodChunk, patch(goodChunk, "chunk_id", "c2")}})},
 	{name: "a chunk and a document defined twice", code: "id.table-duplicate", ds: ragDS(ragFiles{docs: []string{goodDoc, goodDoc},

@@ -5,6 +5,7 @@ import (
 
 	"eval752/app/finding"
 	"eval752/app/jsonl"
+	"eval752/app/model"
 )
 
 // Gate 1 for the corpus tables: the id a table's rows are looked up by is
@@ -18,6 +19,15 @@ var ruleTableDuplicate = register(finding.Rule{
 	Description: "Rows of a corpus table are unique by their key within the file: chunk_id (chunks.jsonl), atom_id (atom table), doc_id + document_version_id (documents.jsonl), doc_id + version + page_no (pages.jsonl), source_id + revision (corpus manifest).",
 	Source:      "seed 003 §5.6 (chunk_id 唯一); seed 000 §2 constraint 7 (manifest entries); SPEC §3 gate 1",
 	Hint:        "Keep one row per key; a repeated key is resolved to its first row only.",
+	Family:      "ids",
+})
+
+var ruleObservedAt = register(finding.Rule{
+	Code:        "id.observed-at",
+	Severity:    finding.Error,
+	Description: "An atom's or chunk's observed_at is a timestamp read exactly as as_of is (RFC 3339 with a UTC offset; a lower-case t/z and an offset written +0800 are accepted).",
+	Source:      "seed 000 §2 constraint 4 (observed_at 晚于 as_of 时不得作为 gold 命中)",
+	Hint:        "Write e.g. \"2024-01-01T00:00:00+00:00\"; an unreadable observed_at cannot be ordered against as_of.",
 	Family:      "ids",
 })
 
@@ -50,14 +60,23 @@ func (c *checker) checkTables() {
 		return " version " + strconv.Quote(v)
 	}
 	tables := map[string]map[string]int{}
+	observed := func(path string, line int, v string) {
+		if v != "" {
+			if _, ok := model.ParseInstant(v); !ok {
+				c.add(ruleObservedAt.At(path, line, "/observed_at", "observed_at %q is not an RFC 3339 timestamp with a UTC offset", v))
+			}
+		}
+	}
 	for _, r := range c.ds.Chunks {
 		if r.Typed {
 			check(r.Path, r.Line, tableKey{r.V.ChunkID, "/chunk_id", "chunk_id " + strconv.Quote(r.V.ChunkID)}, tables)
+			observed(r.Path, r.Line, r.V.ObservedAt)
 		}
 	}
 	for _, r := range c.ds.Atoms {
 		if r.Typed {
 			check(r.Path, r.Line, tableKey{r.V.AtomID, "/atom_id", "atom_id " + strconv.Quote(r.V.AtomID)}, tables)
+			observed(r.Path, r.Line, r.V.ObservedAt)
 		}
 	}
 	for _, r := range c.ds.Documents {
