@@ -5,6 +5,7 @@
 package report
 
 import (
+	"bytes"
 	"encoding/json"
 
 	"eval752/app/dataset"
@@ -65,7 +66,13 @@ func (t Table) MarshalJSON() ([]byte, error) {
 	if t.Columns == nil {
 		t.Columns = []Column{}
 	}
-	return json.Marshal(plain(t))
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false) // as the reports' own encoders: "n<10", not "n\u003c10"
+	if err := enc.Encode(plain(t)); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
 }
 
 // Column is a table header.
