@@ -597,19 +597,7 @@ func (c *checker) checkPredictions(once onceSet, haveQuestions bool, qids map[st
 				c.add(ruleRAGScoresLength.At(r.Path, r.Line, "/"+l.scoreKey, "%s has %d scores for %d ids of %s; the list order is used as the ranking", l.scoreKey, len(l.scores), len(l.ids), l.name))
 			}
 		}
-		type ref struct {
-			id, pointer string
-		}
-		var refs []ref
-		for i, id := range p.RetrievedChunkIDs {
-			refs = append(refs, ref{id, jsonl.Pointer("retrieved_chunk_ids", i)})
-		}
-		for i, id := range p.RerankedChunkIDs {
-			refs = append(refs, ref{id, jsonl.Pointer("reranked_chunk_ids", i)})
-		}
-		for i, cit := range p.Citations {
-			refs = append(refs, ref{cit.ChunkID, jsonl.Pointer("citations", i, "chunk_id")})
-		}
+		refs := chunkRefs(&p)
 		if len(refs) == 0 {
 			continue
 		}
@@ -620,7 +608,7 @@ func (c *checker) checkPredictions(once onceSet, haveQuestions bool, qids map[st
 			continue
 		}
 		bad := 0
-		var first ref
+		var first chunkRef
 		for _, x := range refs {
 			if !chunks[x.id] {
 				if bad == 0 {
@@ -663,6 +651,26 @@ func (c *checker) checkSearchable(ix *ragIndex) {
 	}
 }
 
+// chunkRef is a chunk id a prediction names, and where.
+type chunkRef struct {
+	id, pointer string
+}
+
+// chunkRefs lists the chunk ids of a prediction: retrieved, reranked, cited.
+func chunkRefs(p *model.RAGPrediction) []chunkRef {
+	var refs []chunkRef
+	for i, id := range p.RetrievedChunkIDs {
+		refs = append(refs, chunkRef{id, jsonl.Pointer("retrieved_chunk_ids", i)})
+	}
+	for i, id := range p.RerankedChunkIDs {
+		refs = append(refs, chunkRef{id, jsonl.Pointer("reranked_chunk_ids", i)})
+	}
+	for i, ct := range p.Citations {
+		refs = append(refs, chunkRef{ct.ChunkID, jsonl.Pointer("citations", i, "chunk_id")})
+	}
+	return refs
+}
+
 // checkRetrievedApproved flags predictions that rank or cite a chunk of a
 // document under review (review_state set, not CLOUD_APPROVED).
 func (c *checker) checkRetrievedApproved(ix *ragIndex) {
@@ -685,21 +693,9 @@ func (c *checker) checkRetrievedApproved(ix *ragIndex) {
 		if !r.Typed {
 			continue
 		}
-		p := r.V
-		type ref struct{ id, ptr string }
-		var refs []ref
-		for i, id := range p.RetrievedChunkIDs {
-			refs = append(refs, ref{id, jsonl.Pointer("retrieved_chunk_ids", i)})
-		}
-		for i, id := range p.RerankedChunkIDs {
-			refs = append(refs, ref{id, jsonl.Pointer("reranked_chunk_ids", i)})
-		}
-		for i, ct := range p.Citations {
-			refs = append(refs, ref{ct.ChunkID, jsonl.Pointer("citations", i, "chunk_id")})
-		}
-		bad, first := 0, ref{}
+		bad, first := 0, chunkRef{}
 		var doc *dataset.Rec[model.RAGDocument]
-		for _, x := range refs {
+		for _, x := range chunkRefs(&r.V) {
 			d := chunkDoc[x.id]
 			if d == nil || d.V.ReviewState == "" || d.V.ReviewState == cloudApproved {
 				continue
@@ -710,7 +706,7 @@ func (c *checker) checkRetrievedApproved(ix *ragIndex) {
 			bad++
 		}
 		if bad > 0 {
-			c.add(ruleRAGRetrievedUnapproved.At(r.Path, r.Line, first.ptr, "%d chunk id(s) belong to documents that are not %s (first: %q of %q, %s at %s)",
+			c.add(ruleRAGRetrievedUnapproved.At(r.Path, r.Line, first.pointer, "%d chunk id(s) belong to documents that are not %s (first: %q of %q, %s at %s)",
 				bad, cloudApproved, first.id, doc.V.DocID, doc.V.ReviewState, loc(doc.Loc)))
 		}
 	}
