@@ -15,6 +15,9 @@
 //    counts would still show. The capture-phase listeners below set the
 //    status text to "loading" synchronously; go-app's own renders then write
 //    its states over it (it edits the same text node), ending at "ready".
+// 3. A dropped folder is read as the files under it, with their paths
+//    (see folderFiles below): go-app's handlers run after the drop event,
+//    when its entries can no longer be taken.
 //
 // Nothing here reads or sends file contents: File objects are only kept in
 // memory until the UI takes them.
@@ -54,15 +57,92 @@
     e.preventDefault();
   }, true);
 
+  // A dropped folder arrives as one pseudo-file of dataTransfer.files;
+  // its content is only reachable through the drop's entries, which must be
+  // taken during the event. The walk (asynchronous) gives every file under
+  // it with its path ("exp/runs/r1/predictions.jsonl"), as the folder picker
+  // does, so runs are named by their folder. Entries whose name starts with
+  // "." (.git, .DS_Store) are left out, as on the command line.
+  function entriesOf(dt) {
+    var out = [], dir = false;
+    var items = dt && dt.items;
+    if (!items) return null;
+    for (var i = 0; i < items.length; i++) {
+      if (items[i].kind !== "file" || !items[i].webkitGetAsEntry) continue;
+      var en = items[i].webkitGetAsEntry();
+      if (!en) continue;
+      if (en.isDirectory) dir = true;
+      out.push(en);
+    }
+    return dir ? out : null;
+  }
+
+  function readAll(dirEntry) {
+    // readEntries gives a folder's entries in batches (100 in Chromium)
+    // until it gives none
+    return new Promise(function (resolve, reject) {
+      var reader = dirEntry.createReader(), all = [];
+      (function next() {
+        reader.readEntries(function (batch) {
+          if (batch.length === 0) return resolve(all);
+          all = all.concat(Array.prototype.slice.call(batch));
+          next();
+        }, reject);
+      })();
+    });
+  }
+
+  function walk(entry, out) {
+    if (entry.isFile) {
+      return new Promise(function (resolve, reject) {
+        entry.file(function (f) {
+          out.push({ file: f, name: entry.fullPath.replace(/^\/+/, "") });
+          resolve();
+        }, reject);
+      });
+    }
+    if (!entry.isDirectory) return Promise.resolve();
+    return readAll(entry).then(function (children) {
+      children = children.filter(function (c) { return c.name.charAt(0) !== "."; });
+      return Promise.all(children.map(function (c) { return walk(c, out); }));
+    });
+  }
+
+  function folderFiles(entries) {
+    var out = [];
+    return Promise.all(entries.map(function (en) { return walk(en, out); })).then(function () {
+      // lexical order of the paths, as `eval752 validate FOLDER` reads them
+      out.sort(function (a, b) { return a.name < b.name ? -1 : a.name > b.name ? 1 : 0; });
+      return { kind: "files", files: out.map(function (x) { return x.file; }), names: out.map(function (x) { return x.name; }) };
+    });
+  }
+
+  function give(act) {
+    if (mounted && window.eval752Hooks.deliver) window.eval752Hooks.deliver(act);
+    else pending = act;
+  }
+
   document.addEventListener("drop", function (e) {
     e.preventDefault();
     var files = e.dataTransfer ? e.dataTransfer.files : null;
     if (!files || files.length === 0) return;
     markLoading();
+    var entries = entriesOf(e.dataTransfer);
+    if (entries) {
+      e.eval752Folder = true; // the UI's own drop handler leaves it to us
+      folderFiles(entries).then(give, function (err) {
+        give({ kind: "error", message: "reading the dropped folder: " + err });
+      });
+      return;
+    }
     if (!mounted) pending = { kind: "files", files: files };
   }, true);
 
   window.eval752Hooks = {
+    // deliver is set by the running UI: it takes a dropped folder's files
+    // ({kind: "files", files, names}) or the failure to read them
+    // ({kind: "error", message}).
+    deliver: null,
     // take marks the UI as mounted and returns the action recorded before
     // it (or null); later actions are the UI's own.
     take: function () {

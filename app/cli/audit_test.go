@@ -6,6 +6,7 @@ import (
 	"encoding/csv"
 	"encoding/json"
 	"eval752/app/audit"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -86,6 +87,7 @@ func TestAuditCLIDraft(t *testing.T) {
 }
 
 func TestAuditCLICannotRun(t *testing.T) {
+	empty := t.TempDir()
 	for _, args := range [][]string{
 		{},
 		{"--draft", auditFixture + "questions.jsonl"},
@@ -93,10 +95,33 @@ func TestAuditCLICannotRun(t *testing.T) {
 		{"--json", "--md", auditFixture + "questions.jsonl"},
 		{"--no-such-flag", auditFixture + "questions.jsonl"},
 		{auditFixture + "does-not-exist.jsonl"},
-		{auditFixture},
+		{empty}, // a folder with no file
 	} {
 		if code, _, _ := runAuditCmd(args...); code != ExitCantRun {
 			t.Errorf("%v: exit %d, want %d", args, code, ExitCantRun)
 		}
+	}
+}
+
+// The fixture's folder audits as its three files do, plus the note that its
+// README.md is no format eval752 reads.
+func TestAuditFolder(t *testing.T) {
+	code, folder, _ := runAuditCmd("--md", auditFixture)
+	if code != ExitErrors {
+		t.Fatalf("audit of the fixture folder: exit %d, want %d (planted errors)", code, ExitErrors)
+	}
+	_, files, _ := runAuditCmd(append([]string{"--md"}, auditFixture+"clauses.jsonl", auditFixture+"documents.jsonl", auditFixture+"questions.jsonl")...)
+	var extra []string
+	want := strings.Split(files, "\n")
+	for _, l := range strings.Split(folder, "\n") {
+		if i := slices.Index(want, l); i >= 0 {
+			want = slices.Delete(want, i, i+1)
+		} else {
+			extra = append(extra, l)
+		}
+	}
+	// the counts line differs by the one info; everything else is equal
+	if len(extra) != 3 || !strings.Contains(extra[0], "README.md") || !strings.Contains(extra[1], "format.skipped") || !strings.Contains(extra[2], "2 info") || len(want) != 1 {
+		t.Errorf("folder audit vs files audit: extra lines %q, missing lines %q", extra, want)
 	}
 }

@@ -4,15 +4,21 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
+	"path/filepath"
+	"strings"
 
 	"eval752/app/dataset"
 	"eval752/app/model"
 )
 
 // openInputs opens every path as a dataset.Input read through ReadAt (the
-// file is never read whole up front). The returned closer closes them all.
-// An unreadable path or a directory is an error: the command cannot run.
+// file is never read whole up front). A directory stands for the files
+// under it, walked in lexical order (a seed-003 experiment folder: data/,
+// eval/, runs/<id>/), as the page's folder picker gives them; entries whose
+// name starts with "." (.git, .DS_Store) are left out. The returned closer
+// closes them all. An unreadable path is an error: the command cannot run.
 func openInputs(paths []string, format model.Format) ([]dataset.Input, func(), error) {
 	var files []*os.File
 	closeAll := func() {
@@ -21,25 +27,68 @@ func openInputs(paths []string, format model.Format) ([]dataset.Input, func(), e
 		}
 	}
 	var inputs []dataset.Input
-	for _, p := range paths {
+	add := func(p string, inFolder bool) error {
 		f, err := os.Open(p)
 		if err != nil {
-			closeAll()
-			return nil, nil, err
+			return err
 		}
 		files = append(files, f)
 		st, err := f.Stat()
 		if err != nil {
+			return err
+		}
+		if st.IsDir() {
+			return fmt.Errorf("%s is a directory", p)
+		}
+		inputs = append(inputs, dataset.Input{Name: p, R: f, Size: st.Size(), Format: format, InFolder: inFolder})
+		return nil
+	}
+	for _, p := range paths {
+		st, err := os.Stat(p)
+		if err == nil && st.IsDir() {
+			err = walkFolder(p, add)
+		} else {
+			err = add(p, false)
+		}
+		if err != nil {
 			closeAll()
 			return nil, nil, err
 		}
-		if st.IsDir() {
-			closeAll()
-			return nil, nil, fmt.Errorf("%s is a directory: pass the files (or the .eval752.zip) to check", p)
-		}
-		inputs = append(inputs, dataset.Input{Name: p, R: f, Size: st.Size(), Format: format})
 	}
 	return inputs, closeAll, nil
+}
+
+// walkFolder gives add every regular file under dir, in lexical order,
+// skipping hidden entries. A folder holding no file is an error: the user
+// named it to be checked.
+func walkFolder(dir string, add func(string, bool) error) error {
+	n := 0
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if p != dir && strings.HasPrefix(d.Name(), ".") {
+			if d.IsDir() {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if d.Type()&fs.ModeSymlink != 0 {
+			// a link to a file is that file; a link to a folder is not
+			// followed (it could loop)
+			if st, err := os.Stat(p); err != nil || !st.Mode().IsRegular() {
+				return nil
+			}
+		} else if !d.Type().IsRegular() {
+			return nil // the folder itself, sub-folders, devices
+		}
+		n++
+		return add(p, true)
+	})
+	if err == nil && n == 0 {
+		err = fmt.Errorf("%s is a folder with no file in it", dir)
+	}
+	return err
 }
 
 // parseFormat checks a --format value against the known formats.

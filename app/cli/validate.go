@@ -23,7 +23,8 @@ func runValidate(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	lim.register(fs)
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, "usage: eval752 validate [--json] [--format F] PATH...\n\n"+
-			"Checks .eval752.zip bundles and JSONL/JSON/YAML/TREC files and prints one line per finding:\n"+
+			"Checks .eval752.zip bundles and JSONL/JSON/YAML/TREC files (a folder: the files under it)\n"+
+			"and prints one line per finding:\n"+
 			"  path:line: severity code: message\n"+
 			"Exit status: 0 no errors, 1 errors found, 2 cannot run.\n\n")
 		fs.PrintDefaults()

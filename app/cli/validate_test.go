@@ -130,7 +130,7 @@ func TestValidateExitCodes(t *testing.T) {
 		t.Errorf("bad format: exit %d", code)
 	}
 	if _, _, code := runMain(t, "validate", "."); code != ExitCantRun {
-		t.Errorf("directory: exit %d", code)
+		t.Errorf("empty folder: exit %d", code)
 	}
 	// Seed 004's example item, then the same item with its answer not among
 	// the choices on line 2, and a malformed line 3: errors at lines 2 and 3.

@@ -199,3 +199,17 @@ type Options struct {
 	Limits   Limits
 	Progress func(Progress) // may be nil; called from Load's goroutine
 }
+
+// HiddenInFolder reports whether rel, the path of a file inside a folder the
+// user gave ("exp/.git/config": its first element is that folder), lies in
+// or is a hidden entry below it (a name starting with ".": .git, .DS_Store).
+// Reading a folder leaves those out, on the page as on the command line.
+func HiddenInFolder(rel string) bool {
+	parts := strings.Split(rel, "/")
+	for _, s := range parts[1:] {
+		if strings.HasPrefix(s, ".") {
+			return true
+		}
+	}
+	return false
+}

@@ -266,3 +266,21 @@ func TestLooseRunFolderFiles(t *testing.T) {
 		}
 	}
 }
+
+// A folder's hidden entries are those below the folder itself whose name
+// starts with "."; the folder's own name does not count.
+func TestHiddenInFolder(t *testing.T) {
+	for rel, want := range map[string]bool{
+		"exp/runs/r1/predictions.jsonl": false,
+		"exp/.DS_Store":                 true,
+		"exp/.git/config":               true,
+		"exp/runs/r1/.config.yaml.swp":  true,
+		".exp/data/chunks.jsonl":        false, // the picked folder may be hidden itself
+		"exp/data/v1.2.jsonl":           false,
+		"predictions.jsonl":             false,
+	} {
+		if got := HiddenInFolder(rel); got != want {
+			t.Errorf("HiddenInFolder(%q) = %v, want %v", rel, got, want)
+		}
+	}
+}

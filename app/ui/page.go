@@ -11,11 +11,13 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
+	"eval752/app/dataset"
 	"eval752/app/finding"
 	"eval752/app/report"
 	"eval752/app/ui/wire"
@@ -62,6 +64,7 @@ type Page struct {
 	mounted bool // OnMount ran (in the browser): ctx is usable
 	worker  app.Value
 	onMsg   app.Func
+	deliver app.Func // hooks.js's way in for a dropped folder
 	onErr   app.Func
 	ready   bool
 	// workerFailed: the worker reported an error (e.g. its WASM did not
@@ -131,18 +134,40 @@ func (p *Page) takeEarlyAction() {
 	if !hooks.Truthy() {
 		return
 	}
-	act := hooks.Call("take")
-	if !act.Truthy() {
-		return
+	// a dropped folder's files come once hooks.js has walked it
+	if p.deliver != nil {
+		p.deliver.Release()
 	}
+	p.deliver = app.FuncOf(func(this app.Value, args []app.Value) any {
+		if len(args) > 0 {
+			act := args[0]
+			p.ctx.Dispatch(func(ctx app.Context) { p.takeAction(act) })
+		}
+		return nil
+	})
+	hooks.Set("deliver", p.deliver)
+	if act := hooks.Call("take"); act.Truthy() {
+		p.takeAction(act)
+	}
+}
+
+// takeAction runs an action hooks.js recorded: {kind: "demo"}, {kind:
+// "files", files, names?} (names: the paths of a dropped folder's files) or
+// {kind: "error", message}.
+func (p *Page) takeAction(act app.Value) {
 	switch act.Get("kind").String() {
 	case "demo":
 		p.startDemo()
 	case "files":
-		if files := act.Get("files"); files.Truthy() && files.Length() > 0 {
-			p.status = StatusLoading
-			p.evaluate(app.Window().Get("Array").Call("from", files))
+		files := act.Get("files")
+		if !files.Truthy() || files.Length() == 0 {
+			p.status, p.errMsg = StatusError, "the folder holds no file (hidden files, whose name starts with \".\", are left out)"
+			return
 		}
+		p.status = StatusLoading
+		p.evaluate(app.Window().Get("Array").Call("from", files), act.Get("names"))
+	case "error":
+		p.status, p.errMsg = StatusError, act.Get("message").String()
 	}
 }
 
@@ -150,6 +175,13 @@ func (p *Page) takeEarlyAction() {
 func (p *Page) OnDismount() {
 	p.mounted = false
 	p.stopWorker()
+	if p.deliver != nil {
+		if hooks := app.Window().Get("eval752Hooks"); hooks.Truthy() {
+			hooks.Set("deliver", nil)
+		}
+		p.deliver.Release()
+		p.deliver = nil
+	}
 }
 
 func (p *Page) startWorker() {
@@ -313,10 +345,46 @@ func (p *Page) onMessage(data app.Value) {
 }
 
 // evaluate sends files (a JS array or FileList of File/Blob) to the worker.
-func (p *Page) evaluate(files app.Value) {
-	n := files.Length()
-	if n == 0 {
+// names, when it is an array, gives each file's path (a dropped folder's
+// files); otherwise a file of a picked folder knows its path and a picked
+// or dropped file only its name.
+func (p *Page) evaluate(files, names app.Value) {
+	type given struct {
+		f        app.Value
+		name     string
+		inFolder bool
+	}
+	var all []given
+	folder := true
+	for i := 0; i < files.Length(); i++ {
+		f := files.Index(i)
+		// a file's path inside the folder the user gave
+		// ("exp/runs/r1/predictions.jsonl") names its run, as on the
+		// command line
+		g := given{f: f}
+		if names.Truthy() && i < names.Length() && names.Index(i).Type() == app.TypeString {
+			g.name, g.inFolder = names.Index(i).String(), true
+		} else if v := f.Get("webkitRelativePath"); v.Type() == app.TypeString && v.String() != "" {
+			g.name, g.inFolder = v.String(), true
+		} else if v := f.Get("name"); v.Type() == app.TypeString {
+			g.name = v.String()
+		}
+		if g.inFolder && dataset.HiddenInFolder(g.name) {
+			continue // .git, .DS_Store: left out, as on the command line
+		}
+		folder = folder && g.inFolder
+		all = append(all, g)
+	}
+	if len(all) == 0 {
+		if files.Length() > 0 {
+			p.status, p.errMsg = StatusError, "the folder holds no file (hidden files, whose name starts with \".\", are left out)"
+		}
 		return
+	}
+	if folder {
+		// a folder is read in the lexical order of its paths, as
+		// `eval752 validate FOLDER` reads it (browsers list it in any order)
+		slices.SortStableFunc(all, func(a, b given) int { return strings.Compare(a.name, b.name) })
 	}
 	if p.working || p.workerFailed {
 		// A new load replaces the running one: the worker runs one job at
@@ -327,22 +395,12 @@ func (p *Page) evaluate(files app.Value) {
 		p.startWorker()
 	}
 	arr := app.Window().Get("Array").New()
-	names := make([]any, 0, n)
+	sent := make([]any, 0, len(all))
 	p.names = p.names[:0]
-	for i := 0; i < n; i++ {
-		f := files.Index(i)
-		arr.Call("push", f)
-		// a file of a picked folder knows its path inside it
-		// ("exp/runs/r1/predictions.jsonl"): it names the run, as on
-		// the command line; a picked file knows only its name
-		name := ""
-		if v := f.Get("webkitRelativePath"); v.Type() == app.TypeString && v.String() != "" {
-			name = v.String()
-		} else if v := f.Get("name"); v.Type() == app.TypeString {
-			name = v.String()
-		}
-		names = append(names, name)
-		p.names = append(p.names, name)
+	for _, g := range all {
+		arr.Call("push", g.f)
+		sent = append(sent, g.name)
+		p.names = append(p.names, g.name)
 	}
 	p.res, p.win, p.ipage, p.sel, p.fpage = nil, nil, nil, nil, nil
 	p.raw, p.reps = nil, nil
@@ -355,7 +413,7 @@ func (p *Page) evaluate(files app.Value) {
 	p.loads++
 	p.stage, p.done, p.total = "read", 0, 0
 	p.started = time.Now()
-	p.evalID = p.send(map[string]any{"type": wire.TypeEvaluate, "files": arr, "names": names})
+	p.evalID = p.send(map[string]any{"type": wire.TypeEvaluate, "files": arr, "names": sent})
 	p.working = true
 }
 
@@ -383,7 +441,7 @@ func (p *Page) startDemo() {
 			file := app.Window().Get("File").New([]any{blob}, "demo.eval752.zip", map[string]any{"type": "application/zip"})
 			arr := app.Window().Get("Array").New()
 			arr.Call("push", file)
-			p.ctx.Dispatch(func(ctx app.Context) { p.evaluate(arr) })
+			p.ctx.Dispatch(func(ctx app.Context) { p.evaluate(arr, app.Null()) })
 		}, p.fail)
 	}, p.fail)
 }
@@ -432,7 +490,7 @@ func (p *Page) onFiles(ctx app.Context, e app.Event) {
 	}
 	arr := app.Window().Get("Array").Call("from", files)
 	in.Set("value", "") // picking the same file again still fires change
-	p.evaluate(arr)
+	p.evaluate(arr, app.Null())
 }
 
 func (p *Page) onDragOver(ctx app.Context, e app.Event) {
@@ -453,10 +511,13 @@ func (p *Page) onDrop(ctx app.Context, e app.Event) {
 	if !dt.Truthy() {
 		return
 	}
+	if e.Get("eval752Folder").Truthy() {
+		return // a folder: hooks.js reads it and delivers its files
+	}
 	if dt.Get("files").Length() > 0 {
 		p.status = StatusLoading
 	}
-	p.evaluate(app.Window().Get("Array").Call("from", dt.Get("files")))
+	p.evaluate(app.Window().Get("Array").Call("from", dt.Get("files")), app.Null())
 }
 
 func (p *Page) setTab(id string) app.EventHandler {

@@ -3,6 +3,7 @@
 package main
 
 import (
+	"fmt"
 	"io"
 	"sync"
 	"syscall/js"
@@ -43,21 +44,36 @@ func newBlobReader(blob js.Value, onRead func(int64)) *blobReader {
 	}
 }
 
-func (b *blobReader) chunk(idx int64) []byte {
+// errUnreadable is what reading a File that is no longer there (or never
+// was a file: a folder dropped by a browser without folder support) says.
+const errUnreadable = "the browser cannot read this file: it was moved, deleted or changed since it was picked, or it is a folder; pick or drop it again"
+
+func (b *blobReader) chunk(idx int64) (data []byte, err error) {
 	for i, c := range b.cache {
 		if c.idx == idx {
 			if i > 0 {
 				copy(b.cache[1:i+1], b.cache[:i])
 				b.cache[0] = c
 			}
-			return c.data
+			return c.data, nil
 		}
 	}
 	start := idx * chunkSize
 	end := min(start+chunkSize, b.size)
+	// FileReaderSync throws (a panic of js.Value.Call) when the file is
+	// gone: that is an I/O error of this input, not a crash of the worker
+	defer func() {
+		if r := recover(); r != nil {
+			jerr, ok := r.(js.Error)
+			if !ok {
+				panic(r)
+			}
+			data, err = nil, fmt.Errorf("%s (%s)", errUnreadable, jerr.Get("name").String())
+		}
+	}()
 	ab := b.reader.Call("readAsArrayBuffer", b.blob.Call("slice", float64(start), float64(end)))
 	u8 := js.Global().Get("Uint8Array").New(ab)
-	data := make([]byte, u8.Get("length").Int())
+	data = make([]byte, u8.Get("length").Int())
 	js.CopyBytesToGo(data, u8)
 	if b.read != nil {
 		b.read(int64(len(data)))
@@ -68,7 +84,7 @@ func (b *blobReader) chunk(idx int64) []byte {
 	}
 	copy(b.cache[1:], b.cache[:len(b.cache)-1])
 	b.cache[0] = c
-	return data
+	return data, nil
 }
 
 // ReadAt implements io.ReaderAt; it is safe for concurrent use.
@@ -81,7 +97,10 @@ func (b *blobReader) ReadAt(p []byte, off int64) (int, error) {
 	n := 0
 	for n < len(p) && off < b.size {
 		idx := off / chunkSize
-		data := b.chunk(idx)
+		data, err := b.chunk(idx)
+		if err != nil {
+			return n, err
+		}
 		k := copy(p[n:], data[off-idx*chunkSize:])
 		if k == 0 {
 			break

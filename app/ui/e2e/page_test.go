@@ -12,6 +12,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -19,6 +20,7 @@ import (
 	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/chromedp"
 
+	"eval752/app/demo"
 	"eval752/app/report"
 )
 
@@ -51,19 +53,103 @@ func TestDemoThroughFileInput(t *testing.T) {
 func TestDemoThroughDrop(t *testing.T) {
 	b := newBrowser(t)
 	b.open()
-	// A real drag and drop of the file, dispatched by the browser's input
-	// pipeline (not a synthetic JS event): dragEnter, dragOver, drop on the
-	// drop zone.
-	box := eval[[]float64](b, `(() => { const r = document.querySelector('.drop').getBoundingClientRect(); return [r.x + r.width/2, r.y + r.height/2]; })()`)
-	data := &input.DragData{Items: []*input.DragDataItem{}, Files: []string{env.demo}, DragOperationsMask: 1}
-	for _, typ := range []input.DispatchDragEventType{input.DispatchDragEventTypeDragEnter, input.DispatchDragEventTypeDragOver, input.DispatchDragEventTypeDrop} {
-		if _, err := chromedp.Call(b.ctx, input.DispatchDragEvent, input.DispatchDragEventParams{Type: typ, X: box[0], Y: box[1], Data: data}); err != nil {
-			t.Fatalf("%s: %v", typ, err)
-		}
-	}
+	b.drop(env.demo)
 	b.waitReady(60 * time.Second)
 	checkAgainstCLI(t, b, env.demo)
 	b.assertPrivate()
+}
+
+// drop drags paths (files or folders) onto the drop zone and drops them: a
+// real drag and drop, dispatched by the browser's input pipeline (not a
+// synthetic JS event): dragEnter, dragOver, drop.
+func (b *browser) drop(paths ...string) {
+	b.t.Helper()
+	box := eval[[]float64](b, `(() => { const r = document.querySelector('.drop').getBoundingClientRect(); return [r.x + r.width/2, r.y + r.height/2]; })()`)
+	data := &input.DragData{Items: []*input.DragDataItem{}, Files: paths, DragOperationsMask: 1}
+	for _, typ := range []input.DispatchDragEventType{input.DispatchDragEventTypeDragEnter, input.DispatchDragEventTypeDragOver, input.DispatchDragEventTypeDrop} {
+		if _, err := chromedp.Call(b.ctx, input.DispatchDragEvent, input.DispatchDragEventParams{Type: typ, X: box[0], Y: box[1], Data: data}); err != nil {
+			b.t.Fatalf("%s: %v", typ, err)
+		}
+	}
+}
+
+// TestUnreadableFile: a File the browser cannot read (here a folder given to
+// the plain file input; in life a file moved or deleted after it was
+// picked) ends the load with a message that says so — not a Go panic with
+// a stack trace — and the next load works.
+func TestUnreadableFile(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "not-a-file")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(dir, "a.jsonl"), []byte("{}\n"), 0o644)
+	b := newBrowser(t)
+	b.open()
+	b.upload(dir)
+	b.waitJS(`document.querySelector('[data-test=status]').textContent === 'error'`, 60*time.Second)
+	msg := eval[string](b, `document.querySelector('[data-test=error]').textContent`)
+	t.Logf("unreadable file: the page says %q", msg)
+	if !strings.Contains(msg, "cannot read this file") || strings.Contains(msg, "goroutine") || strings.Contains(msg, "internal error") {
+		t.Errorf("error shown for an unreadable file: %q", msg)
+	}
+	b.upload(env.demo)
+	b.waitReady(60 * time.Second)
+	checkAgainstCLI(t, b, env.demo)
+}
+
+// TestFolderPickAndDrop: seed 003's experiment folder (data/ eval/
+// runs/<id>/, both runs' files named predictions.jsonl) given through the
+// folder picker and then dropped as a folder: each time the page reads the
+// files under it — hidden ones left out — names the runs by their folders
+// and shows what `eval752 validate|score FOLDER` prints, finding by finding
+// and figure by figure.
+func TestFolderPickAndDrop(t *testing.T) {
+	files, err := demo.Folder()
+	if err != nil {
+		t.Fatal(err)
+	}
+	exp := filepath.Join(t.TempDir(), "exp")
+	files[".DS_Store"] = []byte("\x00\x00\x00\x01Bud1 not a format")
+	files["runs/bm25/.config.yaml.swp"] = []byte("b0VIM 9.0")
+	for name, b := range files {
+		p := filepath.Join(exp, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	v := cliValidate(t, exp)
+	wantRuns := []string{"bm25", "hybrid-rerank", "hybrid-rerank.retrieve"}
+	check := func(how string) {
+		t.Helper()
+		b := newBrowser(t)
+		b.open()
+		if how == "picker" {
+			b.do(chromedp.SetUploadFiles(chromedp.CSS(`[data-test=folder-input]`), []string{exp}))
+		} else {
+			b.drop(exp)
+		}
+		b.waitReady(60 * time.Second)
+		checkAgainstCLI(t, b, exp)
+		rows := eval[[]string](b, `[...document.querySelectorAll('[data-test=finding]')].map(e => e.dataset.path + ":" + e.dataset.line + " " + e.dataset.code)`)
+		var want []string
+		for _, f := range v.Findings {
+			want = append(want, fmt.Sprintf("%s:%d %s", f.Path, f.Line, f.Code))
+		}
+		if len(want) == 0 || !slices.Equal(rows, want) {
+			t.Errorf("%s: finding rows %q\nCLI validate %s: %q", how, rows, exp, want)
+		}
+		b.tab("compare")
+		b.waitJS(`!!document.querySelector('[data-test=c-run-b]')`, 10*time.Second)
+		if runs := eval[[]string](b, `[...document.querySelectorAll('[data-test=c-run-b] option')].map(o => o.value)`); !slices.Equal(runs, wantRuns) {
+			t.Errorf("%s: runs offered %v, want %v (named by runs/<id>/)", how, runs, wantRuns)
+		}
+		b.assertPrivate()
+	}
+	check("picker")
+	check("drop")
 }
 
 // TestPageLoadTime measures a cold visit: navigation until the demo bundle
