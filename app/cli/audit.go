@@ -2,12 +2,10 @@ package cli
 
 import (
 	"context"
-	"encoding/csv"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
-	"strconv"
 	"strings"
 
 	"eval752/app/audit"
@@ -131,7 +129,7 @@ func runAudit(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		summary(stderr, counts)
 	case *asCSV:
 		// a draft has no report: its findings are the CSV
-		if err := writeFindingsCSV(stdout, findings); err != nil {
+		if err := engine.WriteFindingsCSV(stdout, findings); err != nil {
 			return cantRun(stderr, "audit", err)
 		}
 		summary(stderr, counts)
@@ -166,15 +164,4 @@ func knownAuditCategory(c string) bool {
 		}
 	}
 	return false
-}
-
-// writeFindingsCSV writes findings as CSV with a header row.
-func writeFindingsCSV(w io.Writer, fs finding.List) error {
-	cw := csv.NewWriter(w)
-	cw.Write([]string{"severity", "code", "path", "line", "pointer", "message", "hint"})
-	for _, f := range fs {
-		cw.Write([]string{f.Severity.String(), f.Code, f.Path, strconv.Itoa(f.Line), f.Pointer, f.Message, f.Hint})
-	}
-	cw.Flush()
-	return cw.Error()
 }

@@ -135,7 +135,7 @@ func scoreInto(res *Result, ds *dataset.Dataset, opt Options) error {
 			return fmt.Errorf("comparing %s and %s: %w", a, b, err)
 		}
 		cmp.Inputs = ds.Inputs
-		res.Compare = cmp
+		res.Compare, res.compared = cmp, [2]string{a, b}
 	}
 	return nil
 }

@@ -37,9 +37,20 @@ type Result struct {
 	// Runs lists the run names found, in report order.
 	Runs []string `json:"runs,omitempty"`
 
-	// set and opt are what scoring ran on, kept for Recompare.
-	set *itemscore.Set
-	opt Options
+	// set and opt are what scoring ran on, kept for Recompare; compared
+	// names the runs of Compare (A, B).
+	set      *itemscore.Set
+	opt      Options
+	compared [2]string
+}
+
+// ComparedRuns returns the runs of r.Compare, A then B; ok is false when r
+// has no comparison.
+func (r *Result) ComparedRuns() (a, b string, ok bool) {
+	if r.Compare == nil {
+		return "", "", false
+	}
+	return r.compared[0], r.compared[1], true
 }
 
 // Recompare replaces r.Compare with the paired comparison of runs a (A) and
@@ -54,6 +65,6 @@ func (r *Result) Recompare(a, b string) error {
 		return err
 	}
 	cmp.Inputs = r.Inputs
-	r.Compare = cmp
+	r.Compare, r.compared = cmp, [2]string{a, b}
 	return nil
 }

@@ -256,8 +256,13 @@ func (p *Page) renderExport() app.UI {
 					app.Td().Body(p.exportButton("export-result-json", "JSON", "result", "json")),
 					app.Td(), app.Td(),
 				),
+				app.Tr().Body(
+					app.Th().Scope("row").Text("Results bundle"),
+					app.Td().ColSpan(3).Body(p.exportButton("export-results-zip", "ZIP: every report above in every format, with a manifest", "results", "zip")),
+				),
 			),
 		),
+		app.P().Class("muted").Text("The results bundle (eval752-results.zip) holds README.md, manifest.json (tool, inputs with sha256, counts, runs, the compared pair, each file with its sha256), the findings, scores, comparison and audit as JSON, Markdown and CSV: the same bytes as `eval752 results OUT FILES…` with the same runs compared."),
 	)
 }
 

@@ -702,6 +702,10 @@ func TestPickersAndAuditExport(t *testing.T) {
 	}
 	compareCells(t, "comparison "+runs[1]+" vs "+c, b.pageCells("compare"), reportCells(&cmp2))
 	b.tab("export")
+	b.click(`[data-test=export-results-zip]`)
+	if got := waitFile(t, dl, "eval752-results.zip", 30*time.Second); !bytes.Equal(got, cli(t, bad, "results", "--run-a", runs[1], "--run-b", c, "-")) {
+		t.Errorf("results bundle export after picking %s vs %s differs from `eval752 results --run-a %s --run-b %s`", runs[1], c, runs[1], c)
+	}
 	b.click(`[data-test=export-audit-json]`)
 	if got := waitFile(t, dl, "eval752-audit.json", 20*time.Second); !bytes.Equal(got, cli(t, bad, "audit", "--json")) {
 		t.Errorf("audit JSON export differs from `eval752 audit --json`")

@@ -6,10 +6,8 @@ package workside
 
 import (
 	"bytes"
-	"encoding/csv"
 	"encoding/json"
 	"fmt"
-	"strconv"
 
 	"eval752/app/audit"
 	"eval752/app/engine"
@@ -66,16 +64,16 @@ func Export(r *engine.Result, req wire.ExportRequest) (name, mime string, data [
 			}
 			return "eval752-findings.json", "application/json", buf.Bytes(), nil
 		}
-		cw := csv.NewWriter(&buf)
-		cw.Write([]string{"severity", "code", "path", "line", "pointer", "message", "hint"})
-		for _, f := range fs {
-			cw.Write([]string{f.Severity.String(), f.Code, f.Path, strconv.Itoa(f.Line), f.Pointer, f.Message, f.Hint})
-		}
-		cw.Flush()
-		if err := cw.Error(); err != nil {
+		if err := engine.WriteFindingsCSV(&buf, fs); err != nil {
 			return "", "", nil, err
 		}
 		return "eval752-findings.csv", "text/csv", buf.Bytes(), nil
+	case "results":
+		// everything above in one zip, as `eval752 results` writes it
+		if err := engine.WriteResultsZip(&buf, r); err != nil {
+			return "", "", nil, err
+		}
+		return "eval752-results.zip", "application/zip", buf.Bytes(), nil
 	default:
 		return "", "", nil, fmt.Errorf("unknown export %q", req.What)
 	}

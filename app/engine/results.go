@@ -1,0 +1,201 @@
+package engine
+
+import (
+	"archive/zip"
+	"bytes"
+	"crypto/sha256"
+	"encoding/csv"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"time"
+
+	"eval752/app/audit"
+	"eval752/app/dataset"
+	"eval752/app/finding"
+	"eval752/app/report"
+	"eval752/app/version"
+)
+
+// ResultsDir is the folder every file of a results bundle sits in, so that
+// unpacking it never scatters files.
+const ResultsDir = "eval752-results/"
+
+// resultsTime is every entry's modification time: fixed, so the same inputs
+// and options give the same bytes.
+var resultsTime = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+
+// ResultsFile is one file of a results bundle.
+type ResultsFile struct {
+	Name string // inside ResultsDir: "score.json"
+	Data []byte
+	What string // one line for the bundle's README and manifest
+}
+
+// ResultsManifest is the bundle's manifest.json: the tool, what was read
+// (every input with its sha256, seed 000 §5), the validation counts, the
+// runs and the compared pair, and each file of the bundle with its sha256.
+type ResultsManifest struct {
+	Kind    string              `json:"kind"` // "eval752.results"
+	Tool    report.Tool         `json:"tool"`
+	Inputs  []dataset.InputInfo `json:"inputs"`
+	Counts  finding.Counts      `json:"counts"`
+	Runs    []string            `json:"runs"`
+	Compare []string            `json:"compare,omitempty"` // [A, B] of compare.*
+	Files   []ResultsEntry      `json:"files"`
+}
+
+// ResultsEntry lists one file of the bundle.
+type ResultsEntry struct {
+	Path   string `json:"path"`
+	SHA256 string `json:"sha256"`
+	Bytes  int    `json:"bytes"`
+	What   string `json:"what"`
+}
+
+// ResultsFiles renders every report of r in every format the command line
+// prints it, byte for byte: findings.json is `eval752 validate --json`,
+// score.json `score --json`, compare.json `compare --json A B` (the pair
+// r.Compare holds), audit.json `audit --json`, and so on. A report r does
+// not have (nothing to score, one run, nothing to audit) is left out.
+func ResultsFiles(r *Result) ([]ResultsFile, error) {
+	var out []ResultsFile
+	add := func(name, what string, write func(io.Writer) error) error {
+		var b bytes.Buffer
+		if err := write(&b); err != nil {
+			return fmt.Errorf("%s: %w", name, err)
+		}
+		out = append(out, ResultsFile{Name: name, Data: b.Bytes(), What: what})
+		return nil
+	}
+	type part struct {
+		name, what string
+		write      func(io.Writer) error
+	}
+	parts := []part{
+		{"findings.json", "validation: inputs, findings, counts (= eval752 validate --json)", func(w io.Writer) error { return WriteValidateJSON(w, r.Inputs, r.Findings) }},
+		{"findings.csv", "validation findings, one row each", func(w io.Writer) error { return WriteFindingsCSV(w, r.Findings) }},
+	}
+	if r.Overview != nil {
+		parts = append(parts,
+			part{"overview.md", "what was loaded: counts per format, split, modality, type", r.Overview.WriteMarkdown})
+	}
+	reports := []struct {
+		rep  *report.Report
+		name string
+		cmd  string
+	}{{r.Score, "score", "eval752 score"}, {r.Compare, "compare", "eval752 compare A B"}}
+	for _, x := range reports {
+		if x.rep == nil {
+			continue
+		}
+		parts = append(parts,
+			part{x.name + ".json", fmt.Sprintf("the %s report with per-item details (= %s --json)", x.name, x.cmd), x.rep.WriteJSON},
+			part{x.name + ".md", fmt.Sprintf("the %s report (= %s --md)", x.name, x.cmd), x.rep.WriteMarkdown})
+		if x.name == "score" {
+			parts = append(parts, part{"score.csv", "every score table, long format (= eval752 score --csv)", x.rep.WriteCSV})
+		} else {
+			parts = append(parts, part{"compare.csv", "every comparison table, long format (the page's Comparison CSV)", x.rep.WriteCSV})
+		}
+	}
+	if r.Audit != nil {
+		parts = append(parts,
+			part{"audit.json", "the set-design audit and its findings (= eval752 audit --json)", func(w io.Writer) error { return audit.WriteJSON(w, r.Audit, r.AuditFindings) }},
+			part{"audit.md", "the set-design audit (= eval752 audit --md)", func(w io.Writer) error { return audit.WriteMarkdown(w, r.Audit, r.AuditFindings) }},
+			part{"audit.csv", "every audit table, long format (= eval752 audit --csv)", r.Audit.WriteCSV})
+	}
+	for _, p := range parts {
+		if err := add(p.name, p.what, p.write); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// WriteResultsZip writes the results bundle of r: ResultsFiles plus a
+// manifest.json and a README.md that list them with their sha256, all in
+// ResultsDir. The bytes depend on r only.
+func WriteResultsZip(w io.Writer, r *Result) error {
+	files, err := ResultsFiles(r)
+	if err != nil {
+		return err
+	}
+	m := ResultsManifest{
+		Kind:   "eval752.results",
+		Tool:   report.Tool{Name: version.Name, Version: version.Version},
+		Inputs: r.Inputs,
+		Counts: r.Counts,
+		Runs:   r.Runs,
+		Files:  []ResultsEntry{},
+	}
+	if m.Inputs == nil {
+		m.Inputs = []dataset.InputInfo{}
+	}
+	if m.Runs == nil {
+		m.Runs = []string{}
+	}
+	if a, b, ok := r.ComparedRuns(); ok {
+		m.Compare = []string{a, b}
+	}
+	for _, f := range files {
+		sum := sha256.Sum256(f.Data)
+		m.Files = append(m.Files, ResultsEntry{Path: f.Name, SHA256: hex.EncodeToString(sum[:]), Bytes: len(f.Data), What: f.What})
+	}
+	var mb bytes.Buffer
+	enc := json.NewEncoder(&mb)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(m); err != nil {
+		return err
+	}
+	files = append([]ResultsFile{
+		{Name: "README.md", Data: resultsReadme(m)},
+		{Name: "manifest.json", Data: mb.Bytes()},
+	}, files...)
+
+	zw := zip.NewWriter(w)
+	for _, f := range files {
+		fw, err := zw.CreateHeader(&zip.FileHeader{Name: ResultsDir + f.Name, Method: zip.Deflate, Modified: resultsTime})
+		if err != nil {
+			return err
+		}
+		if _, err := fw.Write(f.Data); err != nil {
+			return err
+		}
+	}
+	return zw.Close()
+}
+
+func resultsReadme(m ResultsManifest) []byte {
+	var b strings.Builder
+	fmt.Fprintf(&b, "# eval752 results\n\nMade by %s %s from %d input file(s); validation: %d error(s), %d warning(s), %d info.\n",
+		m.Tool.Name, m.Tool.Version, len(m.Inputs), m.Counts.Error, m.Counts.Warning, m.Counts.Info)
+	if len(m.Runs) > 0 {
+		fmt.Fprintf(&b, "Runs: %s.", strings.Join(m.Runs, ", "))
+		if len(m.Compare) == 2 {
+			fmt.Fprintf(&b, " Compared: %s (A) vs %s (B).", m.Compare[0], m.Compare[1])
+		}
+		b.WriteString("\n")
+	}
+	b.WriteString("\n| file | what | sha256 |\n|---|---|---|\n")
+	for _, f := range m.Files {
+		fmt.Fprintf(&b, "| `%s` | %s | `%s` |\n", f.Path, f.What, f.SHA256)
+	}
+	b.WriteString("\nmanifest.json lists the same files and every input with its sha256.\n")
+	return []byte(b.String())
+}
+
+// WriteFindingsCSV writes findings as CSV: a header, then one row each
+// (severity, code, path, line, pointer, message, hint).
+func WriteFindingsCSV(w io.Writer, fs finding.List) error {
+	cw := csv.NewWriter(w)
+	cw.Write([]string{"severity", "code", "path", "line", "pointer", "message", "hint"})
+	for _, f := range fs {
+		cw.Write([]string{f.Severity.String(), f.Code, f.Path, strconv.Itoa(f.Line), f.Pointer, f.Message, f.Hint})
+	}
+	cw.Flush()
+	return cw.Error()
+}
