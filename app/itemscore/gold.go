@@ -38,6 +38,12 @@ type goldView struct {
 	// for want of a chunk table (groupsUnresolved).
 	noGroups, groupsUnresolved bool
 
+	// futureGold holds the atoms of gold regions observed after the
+	// item's as_of (b-2): they are no gold for it (seed 000 §2 constraint
+	// 4) and not in its ideal list or R; the item is flagged
+	// "future-gold".
+	futureGold map[string]bool
+
 	ambiguous    bool // a gold entry resolved with a problem
 	unresolvedJ  bool // a graded judgment did not resolve
 	hasRetrieval bool // the unit has gold to score rankings against
@@ -63,14 +69,41 @@ func b2Gold(b *model.B2, t *resolve.AtomTable) *goldView {
 	g := &goldView{numGold: len(b.Gold), relLevel: 1, hasRetrieval: !b.Unanswerable && len(b.Gold) > 0}
 	atomGold := map[string][]int{}
 	var goldAtoms []string
+	asOf, hasAsOf := parseTime(b.AsOf)
+	future := func(id string) bool {
+		a, ok := t.Lookup(id)
+		if !ok || !hasAsOf {
+			return false
+		}
+		obs, ok := parseTime(a.ObservedAt)
+		return ok && obs.After(asOf)
+	}
 	for i, e := range b.Gold {
 		r := g.addGold(resolve.ResolveRegion(t, e, b.Modality), 1)
+		admitted := 0
 		for _, a := range r.Atoms {
+			if future(a) {
+				// observed after as_of: 不得作为 gold 命中 (seed 000 §2
+				// constraint 4) — not gold for this item, not in its
+				// ideal list
+				if g.futureGold == nil {
+					g.futureGold = map[string]bool{}
+				}
+				g.futureGold[a] = true
+				continue
+			}
+			admitted++
 			if _, seen := atomGold[a]; !seen {
 				goldAtoms = append(goldAtoms, a)
 				g.rel = append(g.rel, 1)
 			}
 			atomGold[a] = appendOnce(atomGold[a], i)
+		}
+		if len(r.Atoms) > 0 && admitted == 0 {
+			// every atom of the region is later than as_of: like a region
+			// that resolved to no atom, it stays in the ideal list as a
+			// phantom no run can retrieve (the item is flagged)
+			g.rel = append(g.rel, 1)
 		}
 	}
 	// b-2 gold is the complete binary judgment (seed 000 §2: gold regions

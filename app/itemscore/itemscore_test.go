@@ -598,3 +598,31 @@ func TestFutureGoldIsNoHit(t *testing.T) {
 		t.Errorf("flags %v, want future-gold", q1.Flags)
 	}
 }
+
+// TestFutureAtomLeavesIdeal: a gold region that resolves to one atom
+// observed before as_of and one after keeps only the first as gold — the
+// later one is neither a hit nor in the ideal list, so a run that retrieves
+// just the admissible atom is perfect. q3 of b2Dataset (gold p.5) with a
+// second p.5 atom a5b observed in 2025 (as_of 2024-01-01).
+//
+//	run [a5]: recall@5 = 1, ndcg@5 = 1 (ideal [1]), map = 1 (R = 1)
+//	before this rule: ideal [1, 1] → ndcg = 1/(1 + 1/log2 3) = 0.613, map 1/2
+func TestFutureAtomLeavesIdeal(t *testing.T) {
+	ds := b2Dataset()
+	ds.Atoms = append(ds.Atoms, rec(model.Atom{AtomID: "a5b", SourceID: "doc.pdf", Page: ip(5), ObservedAt: "2025-06-01T00:00:00Z"}))
+	ds.Results = []dataset.Rec[model.Result]{rec(model.Result{Run: "r1", ItemID: "q3", Response: sp("x"), Retrieved: []model.Retrieved{ret("a5", 0.9)}})}
+	set, err := Score(ds, DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	q3 := set.Runs[0].Items[unitIndex(t, set, "q3")]
+	check(t, "q3", q3, []want{
+		{"recall@5", 1, "p.5 covered by a5"},
+		{"ndcg@5", 1, "ideal [1]: a5b is not gold for q3"},
+		{"map", 1, "R = 1"},
+		{"temporal_correctness@5", 1, "a5b not retrieved"},
+	})
+	if !slices.Contains(q3.Flags, "future-gold") {
+		t.Errorf("flags %v, want future-gold (part of the gold region is later than as_of)", q3.Flags)
+	}
+}

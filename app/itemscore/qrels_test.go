@@ -417,3 +417,45 @@ func TestClosedBookRun(t *testing.T) {
 	absent(t, "closed", closed, "mrr", "hit@5", "ndcg@10")
 	check(t, "empty", empty, []want{{"mrr", 0, "nothing retrieved"}, {"answer.correct", 1, ""}})
 }
+
+// TestEmptyRerankIsNoRerank: a dense-only run that writes seed 003 §6.2's
+// shape with "reranked_chunk_ids": [] on every line is ranked by its
+// retrieved list (no "<run>.retrieve" twin); a run that reranks keeps an
+// empty reranked list of one item as an empty final ranking.
+//
+//	qrels: q1 c1 3 → dense: retrieved [c2, c1], reranked [] everywhere:
+//	mrr = 1/2 (c1 at rank 2), hit@1 = 0, hit@2 = 1
+//	rr: q1 reranked [c1]; q2 reranked [] with retrieved [c1]: mrr(q2) = 0
+func TestEmptyRerankIsNoRerank(t *testing.T) {
+	q := func(id string) dataset.Rec[model.RAGQuestion] {
+		return rec(model.RAGQuestion{QID: id, Query: "?", Answerable: true, GoldEvidenceGroups: []model.EvidenceAnchor{{DocID: "d"}}})
+	}
+	pred := func(run, qid string, retrieved, reranked []string) dataset.Rec[model.RAGPrediction] {
+		return dataset.Rec[model.RAGPrediction]{Loc: dataset.Loc{Path: run + ".jsonl", Line: 1}, Typed: true,
+			V: model.RAGPrediction{RunID: run, QID: qid, RetrievedChunkIDs: retrieved, RerankedChunkIDs: reranked}}
+	}
+	ds := load(t, [2]string{"qrels.tsv", "q1 0 c1 3\nq2 0 c1 3\n"})
+	ds.RAG = []dataset.Rec[model.RAGQuestion]{q("q1"), q("q2")}
+	ds.Preds = []dataset.Rec[model.RAGPrediction]{
+		pred("dense", "q1", []string{"c2", "c1"}, []string{}),
+		pred("dense", "q2", []string{"c2", "c1"}, []string{}),
+		pred("rr", "q1", []string{"c2", "c1"}, []string{"c1"}),
+		pred("rr", "q2", []string{"c1"}, []string{}),
+	}
+	set, err := Score(ds, DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, r := range set.Runs {
+		names = append(names, r.Run)
+	}
+	if want := []string{"dense", "rr", "rr.retrieve"}; !slices.Equal(names, want) {
+		t.Fatalf("runs %v, want %v (a run that never reranks has no .retrieve twin)", names, want)
+	}
+	q1, q2 := unitIndex(t, set, "q1"), unitIndex(t, set, "q2")
+	check(t, "dense q1", set.Runs[runIndex(t, set, "dense")].Items[q1], []want{{"mrr", 0.5, "c1 at rank 2 of the retrieved list"}, {"hit@1", 0, ""}})
+	check(t, "rr q1", set.Runs[runIndex(t, set, "rr")].Items[q1], []want{{"mrr", 1, "reranked [c1]"}})
+	check(t, "rr q2", set.Runs[runIndex(t, set, "rr")].Items[q2], []want{{"mrr", 0, "the reranked list is empty"}})
+	check(t, "rr.retrieve q2", set.Runs[runIndex(t, set, "rr.retrieve")].Items[q2], []want{{"mrr", 1, "retrieved [c1]"}})
+}

@@ -203,16 +203,29 @@ func collectRuns(ds *dataset.Dataset, byID map[string]int) []*runOut {
 	}
 	stage := map[string][]firstStage{}
 	var stageOrder []string
+	runName := func(path string, p *model.RAGPrediction) string {
+		if p.RunID != "" {
+			return p.RunID
+		}
+		return predRunName(path, cfgRun)
+	}
+	// A run reranks when at least one of its predictions has a non-empty
+	// reranked list. A run without rerank often still writes
+	// "reranked_chunk_ids": [] (seed 003 §6.2's shape, filled or not):
+	// its ranking is then the retrieved list, not an empty one.
+	reranks := map[string]bool{}
+	for rec := range typedRecs(ds.Preds) {
+		if len(rec.V.RerankedChunkIDs) > 0 {
+			reranks[runName(rec.Path, &rec.V)] = true
+		}
+	}
 	for rec := range typedRecs(ds.Preds) {
 		p := &rec.V
-		name := p.RunID
-		if name == "" {
-			name = predRunName(rec.Path, cfgRun)
-		}
+		name := runName(rec.Path, p)
 		ui, ok := byID[p.QID]
 		first := predOutput(p, p.RetrievedChunkIDs, p.VectorScores)
 		final := first
-		if p.RerankedChunkIDs != nil {
+		if p.RerankedChunkIDs != nil && reranks[name] {
 			final = predOutput(p, p.RerankedChunkIDs, p.RerankScores)
 			if _, seen := stage[name]; !seen {
 				stageOrder = append(stageOrder, name)

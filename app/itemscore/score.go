@@ -346,6 +346,9 @@ func (sc *scorer) scoreRetrieval(u *unitSpec, o *output, r *runOut, it *ItemScor
 	}
 	asOfT, hasAsOf := parseTime(asOf)
 
+	if len(g.futureGold) > 0 {
+		it.Flags = append(it.Flags, "future-gold")
+	}
 	var cands []metrics.Candidate
 	if o != nil {
 		seen := map[string]struct{}{}
@@ -370,10 +373,11 @@ func (sc *scorer) scoreRetrieval(u *unitSpec, o *output, r *runOut, it *ItemScor
 				if a, ok := table.Lookup(x.id); ok {
 					if t, ok := parseTime(a.ObservedAt); ok && hasAsOf && t.After(asOfT) {
 						c.Future = true
-						if len(c.Gold) > 0 || c.Grade > 0 {
+						if len(c.Gold) > 0 || c.Grade > 0 || g.futureGold[x.id] {
 							// seed 000 §2 constraint 4: evidence observed
 							// after as_of 不得作为 gold 命中 — it is judged
-							// non-relevant for this item
+							// non-relevant for this item (b2Gold already
+							// left it out of the gold and the ideal list)
 							c.Gold, c.Grade = nil, 0
 							if !slices.Contains(it.Flags, "future-gold") {
 								it.Flags = append(it.Flags, "future-gold")

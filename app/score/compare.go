@@ -81,6 +81,8 @@ func Compare(set *itemscore.Set, runA, runB string, opt Options) (*report.Report
 	if v.runs[0].Run != runA { // newView keeps Set order; put A first
 		v.runs[0], v.runs[1] = v.runs[1], v.runs[0]
 		v.cols[0], v.cols[1] = v.cols[1], v.cols[0]
+		v.flag[0], v.flag[1] = v.flag[1], v.flag[0]
+		v.ambiguous[0], v.ambiguous[1] = v.ambiguous[1], v.ambiguous[0]
 	}
 
 	rep := &report.Report{

@@ -216,6 +216,14 @@ func TestCompareFlagsAndTruth(t *testing.T) {
 	if row["a"].Flag != "" || row["b"].Flag != "unjudged: 1 item" || !strings.Contains(row["diff"].Flag, "compares flagged figures") {
 		t.Errorf("flags: a %q b %q diff %q", row["a"].Flag, row["b"].Flag, row["diff"].Flag)
 	}
+	// the mirror: run b is A now, and its flag goes with it
+	mirror, err := Compare(set, "b", "a", DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m := compareRow(t, mirror, "compare.retrieval.all", "mrr"); m["a"].Flag != "unjudged: 1 item" || m["b"].Flag != "" {
+		t.Errorf("Compare(b, a) flags: A (b) %q, B (a) %q; want the unjudged flag on A", m["a"].Flag, m["b"].Flag)
+	}
 	var notes []string
 	for _, s := range rep.Sections {
 		if s.ID == "summary" {
