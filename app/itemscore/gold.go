@@ -44,6 +44,11 @@ type goldView struct {
 	// "future-gold".
 	futureGold map[string]bool
 
+	// noTable: a b-2 unit scored without any atom table — its gold regions
+	// cannot be resolved and atoms carry no observed_at / holder, so no
+	// ranking or temporal / holder figure is computed (not a silent 0)
+	noTable bool
+
 	ambiguous    bool // a gold entry resolved with a problem
 	unresolvedJ  bool // a graded judgment did not resolve
 	hasRetrieval bool // the unit has gold to score rankings against
@@ -69,6 +74,11 @@ func b2Gold(b *model.B2, t *resolve.AtomTable) *goldView {
 	g := &goldView{numGold: len(b.Gold), relLevel: 1, hasRetrieval: !b.Unanswerable && len(b.Gold) > 0}
 	atomGold := map[string][]int{}
 	var goldAtoms []string
+	if t.Len() == 0 {
+		g.noTable, g.hasRetrieval = true, false
+		g.grade = func(string) (bool, int, []int) { return false, 0, nil }
+		return g
+	}
 	asOf, hasAsOf := parseTime(b.AsOf)
 	future := func(id string) bool {
 		a, ok := t.Lookup(id)
@@ -228,6 +238,15 @@ func ragGold(q *model.RAGQuestion, js []model.RAGJudgment, t *resolve.ChunkTable
 			return false, 0, nil
 		}
 		return true, gr, chunkGold[id]
+	}
+	if t.Len() > 0 {
+		// a chunk id chunks.jsonl does not have (and no qrels line
+		// grades): unjudged, and the item is flagged "unknown-id"
+		g.unknown = func(id string) bool {
+			_, graded := grade[id]
+			_, ok := t.Lookup(id)
+			return !ok && !graded
+		}
 	}
 	return g
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"math"
 	"slices"
+	"strings"
 	"testing"
 
 	"eval752/app/dataset"
@@ -624,5 +625,31 @@ func TestFutureAtomLeavesIdeal(t *testing.T) {
 	})
 	if !slices.Contains(q3.Flags, "future-gold") {
 		t.Errorf("flags %v, want future-gold (part of the gold region is later than as_of)", q3.Flags)
+	}
+}
+
+// TestB2WithoutAtomTable: b-2 results retrieving ids with no atom table
+// loaded cannot be resolved to the gold regions; the figures that need it
+// are left out (not 0 with "ambiguous gold"), false recall (which reads
+// only the run's scores) stays, and a note says why.
+//
+//	q1: r1 retrieves a5… → no recall/hit/mrr/ndcg/temporal/holder
+//	q2 (unanswerable): r1 retrieves x at 0.7 ≥ 0.65, answers → false_recall@10 = 1
+func TestB2WithoutAtomTable(t *testing.T) {
+	ds := b2Dataset()
+	ds.Atoms = nil
+	set, err := Score(ds, DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	r1 := set.Runs[runIndex(t, set, "r1")]
+	q1, q2 := r1.Items[unitIndex(t, set, "q1")], r1.Items[unitIndex(t, set, "q2")]
+	absent(t, "q1", q1, "recall@10", "hit@10", "mrr", "ndcg@10", "temporal_correctness@10", "holder_correctness@10")
+	if slices.Contains(q1.Flags, "ambiguous-gold") {
+		t.Errorf("q1 flags %v: no atom table is not ambiguous gold", q1.Flags)
+	}
+	check(t, "q2", q2, []want{{"false_recall@10", 1, "x scores 0.7 ≥ 0.65 and the run answers"}})
+	if !slices.ContainsFunc(set.Notes, func(n Note) bool { return n.Run == "r1" && strings.Contains(n.Text, "no atom table") }) {
+		t.Errorf("notes %+v, want one saying r1 has no atom table", set.Notes)
 	}
 }

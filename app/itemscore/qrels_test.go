@@ -189,6 +189,11 @@ func TestChunkQrelsMaxWithAnchors(t *testing.T) {
 	if it.Unjudged != 1 || !slices.Contains(it.Flags, "unjudged") || slices.Contains(it.Flags, "ambiguous-gold") {
 		t.Errorf("flags %v unjudged %d, want unjudged 1 and no ambiguous-gold", it.Flags, it.Unjudged)
 	}
+	// chk_q is not in chunks.jsonl either: the run names a chunk that
+	// does not exist
+	if !slices.Contains(it.Flags, "unknown-id") {
+		t.Errorf("flags %v, want unknown-id (chk_q is not in the chunk table)", it.Flags)
+	}
 	if len(set.Notes) != 0 {
 		t.Errorf("notes %+v, want none (groups resolved)", set.Notes)
 	}

@@ -418,12 +418,12 @@ func (sc *scorer) scoreRetrieval(u *unitSpec, o *output, r *runOut, it *ItemScor
 			put("false_recall", k)
 		}
 	}
-	if u.b2 != nil && asOf != "" {
+	if u.b2 != nil && asOf != "" && !g.noTable {
 		for _, k := range sc.opt.Cutoffs {
 			put("temporal_correctness", k)
 		}
 	}
-	if u.b2 != nil && holder != "" {
+	if u.b2 != nil && holder != "" && !g.noTable {
 		for _, k := range sc.opt.Cutoffs {
 			put("holder_correctness", k)
 		}
@@ -594,14 +594,26 @@ func presentMetrics(set *Set, opt Options) []metrics.Descriptor {
 
 // notes are the report notes of the scoring itself: one per run whose
 // seed-003 evidence groups could not be resolved because chunk qrels apply
-// but there is no chunk table.
+// but there is no chunk table, and one per run retrieving for b-2 items
+// without any atom table.
 func (sc *scorer) notes(set *Set, runs []*runOut) []Note {
 	var out []Note
 	for ri, r := range runs {
+		rs := &set.Runs[ri]
+		if r.setCaps["b2"].retrieves {
+			for i, u := range sc.units {
+				if u.b2 == nil || rs.Items[i].OutOfScope {
+					continue
+				}
+				if g := sc.viewRun(u, r); g != nil && g.noTable {
+					out = append(out, Note{Run: r.name, Text: "run " + r.name + ": no atom table was loaded, so its b-2 gold regions cannot be resolved: recall, hit, mrr, ndcg, temporal and holder correctness are not computed on b-2 (false_recall still is); load corpus/atoms.jsonl"})
+					break
+				}
+			}
+		}
 		if r.qrelsKey == "" {
 			continue
 		}
-		rs := &set.Runs[ri]
 		for i, u := range sc.units {
 			if u.rag == nil || rs.Items[i].OutOfScope {
 				continue

@@ -225,6 +225,36 @@ var resultCases = []ruleCase{
 	{name: "named table absent", code: "result.atom-table-missing",
 		ds:   resultsDS(`{"runs":[{"name":"base","atoms":"corpus/chunks-512.jsonl"}]}`, []string{"a1", "a2"}, true, res1),
 		want: []string{"r.eval752.zip!results.jsonl:1:/run"}},
+
+	{name: "b-2 results with an atom table", code: "result.no-atom-table", ds: b2ResultsDS([]string{"a1"}, b2res1, b2res2)},
+	{name: "eval752 results retrieving without a table", code: "result.no-atom-table", ds: resultsDS("", nil, true, res1)},
+	{name: "b-2 results without any atom table", code: "result.no-atom-table", ds: b2ResultsDS(nil, b2res1, b2res2, patch(b2res1, "run", "dense")),
+		// once per run, at its first retrieving line
+		want: []string{"r.eval752.zip!results.jsonl:1:/retrieved", "r.eval752.zip!results.jsonl:3:/retrieved"}},
+}
+
+const (
+	b2res1 = `{"run":"base","item_id":"b2-1","response":"x","retrieved":[{"id":"a1","score":0.9}]}`
+	b2res2 = `{"run":"base","item_id":"b2-2","response":"y","retrieved":["a2"]}`
+)
+
+// b2ResultsDS is two b-2 items (b2-1, b2-2) with results and, optionally,
+// an atom table.
+func b2ResultsDS(atoms []string, results ...string) func() *dataset.Dataset {
+	return func() *dataset.Dataset {
+		ds := newDS(model.FormatB2, model.FormatResult)
+		for i, id := range []string{"b2-1", "b2-2"} {
+			ds.B2 = append(ds.B2, dataset.Rec[model.B2]{Loc: dataset.Loc{Path: "r.eval752.zip!sections/b2.jsonl", Line: i + 1}, Typed: true, V: model.B2{QueryID: id}})
+		}
+		ds.Bundles = append(ds.Bundles, &dataset.Bundle{Path: "r.eval752.zip", SHA256: map[string]string{}})
+		for i, a := range atoms {
+			ds.Atoms = append(ds.Atoms, rec[model.Atom]("r.eval752.zip!corpus/atoms.jsonl", i+1, `{"atom_id":"`+a+`","source_id":"s"}`))
+		}
+		for i, r := range results {
+			ds.Results = append(ds.Results, rec[model.Result]("r.eval752.zip!results.jsonl", i+1, r))
+		}
+		return ds
+	}
 }
 
 func trecDS(run []dataset.RunLine, qrels []dataset.Qrel) func() *dataset.Dataset {

@@ -70,6 +70,14 @@ var (
 		Hint:        "Ship the run's atom table (corpus/atoms.jsonl, named by run_config runs[].atoms) with every retrieved id.",
 		Family:      "result",
 	})
+	ruleResultNoAtomTable = register(finding.Rule{
+		Code:        "result.no-atom-table",
+		Severity:    finding.Warning,
+		Description: "A run that retrieves ids for b-2 items comes with an atom table: without one its ids cannot be resolved to the gold regions, and its retrieval figures on b-2 are left out (not scored 0).",
+		Source:      "SPEC §4 (a run carries or names its atom table; gold regions resolve to the run's atoms); seed 000 §2",
+		Hint:        "Load the run's atom table (corpus/atoms.jsonl: atom_id, source_id, page / block / … , observed_at, holder) with the results.",
+		Family:      "result",
+	})
 	ruleResultAtomTable = register(finding.Rule{
 		Code:        "result.atom-table-missing",
 		Severity:    finding.Warning,
@@ -131,6 +139,12 @@ func (c *checker) checkResults() {
 		return nil
 	}
 
+	b2IDs := map[string]bool{}
+	for _, b := range c.ds.B2 {
+		if b.Typed {
+			b2IDs[b.V.QueryID] = true
+		}
+	}
 	once := onceSet{}
 	first := map[string]dataset.Loc{}
 	for _, r := range c.ds.Results {
@@ -197,6 +211,9 @@ func (c *checker) checkResults() {
 		} else if len(allAtoms) > 0 {
 			table = allAtoms
 		} else {
+			if b2IDs[res.ItemID] && once.first(ruleResultNoAtomTable.Code+"\x00"+res.Run, "") {
+				c.add(ruleResultNoAtomTable.At(r.Path, r.Line, "/retrieved", "run %q retrieves ids for b-2 item %q, but no atom table was loaded: its b-2 retrieval figures (recall, hit, mrr, ndcg, temporal and holder correctness) are left out", res.Run, res.ItemID))
+			}
 			continue
 		}
 		bad, firstBad := 0, -1
