@@ -665,7 +665,8 @@ func (l *loader) addRecord(f model.Format, loc Loc, raw map[string]any, line []b
 		l.companion(f, loc, raw, line)
 	}
 	if derr != nil && len(sfs) == 0 {
-		l.add(RuleDecode.At(loc.Path, loc.Line, prefix, "the record does not fit the %s model, so it is left out of checks and scores: %v", f, derr))
+		ptr, what := decodeProblem(raw, derr)
+		l.add(RuleDecode.At(loc.Path, loc.Line, prefix+ptr, "%s, so the record is left out of checks and scores (%s)", what, f))
 	}
 }
 

@@ -286,7 +286,11 @@ func leafFindings(e *jsonschema.ValidationError, kw string, root any, path strin
 		if i := strings.Index(want, ", but got"); i >= 0 {
 			want = want[:i]
 		}
-		return finding.List{RuleSchemaType.At(path, line, ptr, "%s must be %s; got %s %s", field(e.InstanceLocation), article(want), jsonl.TypeName(val), show(val))}
+		got := jsonl.TypeName(val) + " " + show(val)
+		if val == nil {
+			got = "null" // not "null null"
+		}
+		return finding.List{RuleSchemaType.At(path, line, ptr, "%s must be %s; got %s", field(e.InstanceLocation), article(want), got)}
 	case "enum", "const":
 		allowed := strings.TrimPrefix(strings.TrimPrefix(e.Message, "value must be one of "), "value must be ")
 		allowed = strings.ReplaceAll(allowed, `"`, "")
