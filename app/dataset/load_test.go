@@ -294,7 +294,7 @@ func TestDecodeProblemLocated(t *testing.T) {
 	}{
 		{"questions.jsonl", `{"qid":"q1","query":"?","answerable":true,"reference_answer":"x","gold_evidence_groups":[{"required":true,"doc_id":"d","char_start":1,"char_end":2},{"required":true,"doc_id":"d","char_start":1,"char_end":1000000000000000000000000000000}],"split":"test"}`,
 			"/gold_evidence_groups/1/char_end", "1000000000000000000000000000000 does not fit a 64-bit integer"},
-		{"b2.jsonl", `{"query_id":"b1","modality":"pdf","question":"?","answer":"a","answer_format":"str","gold":[{"source_id":"s.pdf","region":{"page":1e400}}],"scope":{"holder":"h"},"as_of":"2024-01-01T00:00:00Z","unanswerable":false,"annotation_source":"x","origin":{"dataset":"d","revision":"r"},"split":"dev"}`,
+		{"b2.jsonl", `{"query_id":"b1","modality":"pdf","question":"?","answer":"a","answer_format":"str","gold":[{"source_id":"s.pdf","region":{"page":1e400}}],"scope":{"holder":"h","session":null,"scenario":"qa"},"as_of":"2024-01-01T00:00:00Z","unanswerable":false,"origin":{"dataset":"d","revision":"r","item":"row:0","license":"cc"},"split":"dev"}`,
 			"/gold/0/region/page", "1e400 does not fit a 64-bit floating-point number"},
 	} {
 		ds := load(t, memInput(c.name, []byte(c.line+"\n")))
