@@ -29,6 +29,15 @@ func (c Cell) FormatValue() string {
 	if d == 0 {
 		d = 4
 	}
+	// a non-zero value that would print as zero (a McNemar p of 5.6e-07)
+	// says how small it is instead
+	if tiny := 0.5 * math.Pow10(-d); v != 0 && math.Abs(v) < tiny {
+		bound := strconv.FormatFloat(math.Pow10(-d), 'f', d, 64)
+		if v > 0 {
+			return "<" + bound
+		}
+		return ">-" + bound
+	}
 	return strconv.FormatFloat(v, 'f', d, 64)
 }
 

@@ -42,6 +42,13 @@ func TestCellString(t *testing.T) {
 	if got := (Cell{Value: F(12), Int: true}).FormatValue(); got != "12" {
 		t.Fatalf("int cell = %q", got)
 	}
+	// 4 digits: 5.62e-07 (McNemar χ² with b = 27, c = 0) is not "0.0000";
+	// 0.00005 rounds to 0.0001 and prints as such; 0 stays 0.0000
+	for v, want := range map[float64]string{5.62e-07: "<0.0001", -3e-05: ">-0.0001", 0.00005: "0.0001", 0: "0.0000", 0.0123: "0.0123"} {
+		if got := (Cell{Value: F(v)}).FormatValue(); got != want {
+			t.Errorf("FormatValue(%g) = %q, want %q", v, got, want)
+		}
+	}
 }
 
 func TestRenderers(t *testing.T) {
