@@ -419,7 +419,9 @@ func (v *view) groupSection(g metrics.Group, rows []rowDef) report.Section {
 			continue
 		}
 		seen[rd.Desc.Name] = true
-		def.Rows = append(def.Rows, []report.Cell{{Text: rd.Desc.Name}, {Text: thresholdOf(rd.Desc)}, {Text: rd.Desc.Help}, {Text: rd.Desc.Formula}, {Text: rd.Desc.Source}})
+		// the target that applies to these units (stratum 0 = all): a
+		// seed-003 target is not listed for a b-2-only set
+		def.Rows = append(def.Rows, []report.Cell{{Text: rd.Desc.Name}, {Text: thresholdOf(v.descFor(rd.Desc, 0))}, {Text: rd.Desc.Help}, {Text: rd.Desc.Formula}, {Text: rd.Desc.Source}})
 	}
 	sec.Tables = append(sec.Tables, def)
 	return sec

@@ -371,3 +371,36 @@ func TestEmptySet(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestB2TargetsOnly: on a set of b-2 units only, the Definitions table lists
+// seed 000 §4's targets (recall@10 ≥ 0.90) and not seed 003 §7's (MRR@10 ≥
+// 0.60, nDCG@10 ≥ 0.65): seed 000 asks to report MRR and nDCG, as the
+// headline figures already show.
+func TestB2TargetsOnly(t *testing.T) {
+	names := []string{"recall@10", "mrr@10", "ndcg@10"}
+	var ds []metrics.Descriptor
+	vals := map[string]float64{}
+	for _, n := range names {
+		ds = append(ds, desc(t, n))
+		vals[n] = 0.5
+	}
+	set := &itemscore.Set{
+		Units:   []itemscore.Unit{{ID: "b1", Set: "b2", Answerable: true}},
+		Metrics: ds,
+		Runs:    []itemscore.RunScores{{Run: "r", Sets: []string{"b2"}, Items: []itemscore.ItemScore{{Values: vals}}}},
+	}
+	rep := Score(set, DefaultOptions())
+	targets := map[string]string{}
+	for _, s := range rep.Sections {
+		for _, tb := range s.Tables {
+			if strings.HasSuffix(tb.ID, ".definitions") {
+				for _, row := range tb.Rows {
+					targets[row[0].Text] = row[1].Text
+				}
+			}
+		}
+	}
+	if targets["recall@10"] != "≥ 0.90" || targets["mrr@10"] != "report" || targets["ndcg@10"] != "report" {
+		t.Errorf("definition targets on a b-2-only set: %q; want recall@10's only", targets)
+	}
+}
