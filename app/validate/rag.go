@@ -184,6 +184,14 @@ var (
 		Hint:        "Write one score per id, in the same order; without them the list order alone is the ranking.",
 		Family:      "rag",
 	})
+	ruleRAGScoresOrder = register(finding.Rule{
+		Code:        "rag.scores-order",
+		Severity:    finding.Warning,
+		Description: "A ranked list's scores are finite and in descending order, as seed 003 asserts of a rerank response; eval752 ranks by score (ties by id), so a list out of score order is scored in score order, not as written.",
+		Source:      "seed 003 §6.1 (分数为有限数值且结果按降序); SPEC §4 (rankings canonicalised by score, trec_eval's rule)",
+		Hint:        "Write the ids in the order of their scores (highest first), or check the scores: they decide the ranking that is scored.",
+		Family:      "rag",
+	})
 	ruleRAGChunk = register(finding.Rule{
 		Code:        "rag.unknown-chunk",
 		Severity:    finding.Warning,
@@ -595,6 +603,8 @@ func (c *checker) checkPredictions(once onceSet, haveQuestions bool, qids map[st
 			}
 			if len(l.scores) > 0 && len(l.scores) != len(l.ids) {
 				c.add(ruleRAGScoresLength.At(r.Path, r.Line, "/"+l.scoreKey, "%s has %d scores for %d ids of %s; the list order is used as the ranking", l.scoreKey, len(l.scores), len(l.ids), l.name))
+			} else if j := firstRise(l.scores); j > 0 {
+				c.add(ruleRAGScoresOrder.At(r.Path, r.Line, jsonl.Pointer(l.scoreKey, j), "%s is not descending: %g at position %d follows %g; the list is scored in score order, so %q ranks before %q", l.scoreKey, l.scores[j], j, l.scores[j-1], l.ids[j], l.ids[j-1]))
 			}
 		}
 		refs := chunkRefs(&p)
@@ -781,4 +791,15 @@ func firstRepeat(ids []string) (first, again int) {
 		seen[id] = j
 	}
 	return -1, -1
+}
+
+// firstRise returns the first position whose score is higher than the one
+// before it (the list is not descending there), -1 when there is none.
+func firstRise(scores []float64) int {
+	for j := 1; j < len(scores); j++ {
+		if scores[j] > scores[j-1] {
+			return j
+		}
+	}
+	return -1
 }

@@ -236,6 +236,15 @@ var ragCases = []ruleCase{
 	}}),
 		want: []string{"runs/r1/predictions.jsonl:1:/vector_scores", "runs/r1/predictions.jsonl:2:/rerank_scores"}},
 
+	{name: "descending scores, ties allowed", code: "rag.scores-order", ds: ragDS(ragFiles{preds: []string{
+		patch(goodPred, "vector_scores", raw(`[0.9,0.9]`)),
+		patch(goodPred, "qid", "q2", "reranked_chunk_ids", raw(`["c2","c1"]`), "rerank_scores", raw(`[0.7,0.2]`)),
+	}})},
+	{name: "a score higher than the one before", code: "rag.scores-order", ds: ragDS(ragFiles{preds: []string{
+		patch(goodPred, "vector_scores", raw(`[0.2,0.9]`)),
+	}}),
+		want: []string{"runs/r1/predictions.jsonl:1:/vector_scores/1"}, msg: `vector_scores is not descending: 0.9 at position 1 follows 0.2; the list is scored in score order, so "c2" ranks before "c1"`},
+
 	{name: "seed-003 grades, TREC grades elsewhere", code: "rag.qrels-grade", ds: withQrels(ragDS(ragFiles{questions: []string{goodRAG}}),
 		dataset.QrelsFile{Path: "runs/r1/qrels.tsv", Judgments: []dataset.Qrel{{Line: 2, QID: "q_test_0042", DocNo: "c1", Grade: 3}, {Line: 3, QID: "q_test_0042", DocNo: "c2", Grade: 0}}},
 		dataset.QrelsFile{Path: "trec.qrels", Judgments: []dataset.Qrel{{Line: 1, QID: "301", DocNo: "d1", Grade: 5}}})},
