@@ -189,6 +189,12 @@ func ragGold(q *model.RAGQuestion, js []model.RAGJudgment, t *resolve.ChunkTable
 	for _, j := range js {
 		r := resolve.ResolveAnchor(t, resolve.JudgmentAnchor(j))
 		g.judged = append(g.judged, j.Grade)
+		if j.Grade < 0 || j.Grade > 3 {
+			// not a 0–3 grade (validation reports it): no judgment, so
+			// its chunks stay unjudged rather than gain 5
+			g.rows = append(g.rows, resolve.Resolution{Label: r.Label + badGrade})
+			continue
+		}
 		if unresolved {
 			g.rows = append(g.rows, resolve.Resolution{Label: r.Label + notResolved})
 			continue
@@ -207,8 +213,8 @@ func ragGold(q *model.RAGQuestion, js []model.RAGJudgment, t *resolve.ChunkTable
 		}
 	}
 	for c, gr := range qrels {
-		if gr < 0 {
-			continue
+		if gr < 0 || gr > 3 {
+			continue // no judgment (trec_eval: negative); above 3 is no seed-003 grade
 		}
 		if old, ok := grade[c]; !ok || gr > old {
 			grade[c] = gr
@@ -250,6 +256,11 @@ func ragGold(q *model.RAGQuestion, js []model.RAGJudgment, t *resolve.ChunkTable
 	}
 	return g
 }
+
+// badGrade marks the resolution row of a judgment whose grade is outside
+// seed 003's 0–3 scale: it is left out (rag.judgment / rag.qrels-grade
+// report it).
+const badGrade = " — left out: grade outside 0–3"
 
 // notResolved marks a resolution row that was not attempted: chunk qrels
 // apply to the run but there is no chunks.jsonl to resolve anchors on.

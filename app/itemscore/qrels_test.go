@@ -464,3 +464,35 @@ func TestEmptyRerankIsNoRerank(t *testing.T) {
 	check(t, "rr q2", set.Runs[runIndex(t, set, "rr")].Items[q2], []want{{"mrr", 0, "the reranked list is empty"}})
 	check(t, "rr.retrieve q2", set.Runs[runIndex(t, set, "rr.retrieve")].Items[q2], []want{{"mrr", 1, "retrieved [c1]"}})
 }
+
+// TestGradeOutsideScaleIsNoJudgment: seed 003 grades are 0–3. A qrels line
+// grading chk_b 4 and an anchored judgment grading chk_c 5 (validation
+// reports both) judge nothing: the chunks stay unjudged instead of becoming
+// relevant with a gain above the scale.
+//
+//	qrels q: chk_a 3, chk_b 4; judgment q chk_c (p.36) grade 5
+//	ranking chk_b, chk_c, chk_a → mrr = 1/3 (chk_a at rank 3), unjudged 2
+func TestGradeOutsideScaleIsNoJudgment(t *testing.T) {
+	ch := func(id string, p int) dataset.Rec[model.RAGChunk] {
+		return rec(model.RAGChunk{ChunkID: id, DocID: "doc", PageNo: ip(p)})
+	}
+	ds := &dataset.Dataset{
+		RAG:       []dataset.Rec[model.RAGQuestion]{rec(model.RAGQuestion{QID: "q", Query: "?", Answerable: true})},
+		Chunks:    []dataset.Rec[model.RAGChunk]{ch("chk_a", 34), ch("chk_b", 35), ch("chk_c", 36)},
+		Judgments: []dataset.Rec[model.RAGJudgment]{rec(model.RAGJudgment{QID: "q", Grade: 5, DocID: "doc", PageNo: ip(36)})},
+		Qrels: []dataset.QrelsFile{{Path: "corpus/qrels.tsv", Judgments: []dataset.Qrel{
+			{Line: 1, QID: "q", DocNo: "chk_a", Grade: 3}, {Line: 2, QID: "q", DocNo: "chk_b", Grade: 4},
+		}}},
+		Preds: []dataset.Rec[model.RAGPrediction]{{Loc: dataset.Loc{Path: "runs/r/predictions.jsonl", Line: 1}, Typed: true,
+			V: model.RAGPrediction{QID: "q", RetrievedChunkIDs: []string{"chk_b", "chk_c", "chk_a"}}}},
+	}
+	set, err := Score(ds, DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	it := set.Runs[0].Items[0]
+	check(t, "q", it, []want{{"mrr", 1.0 / 3, "chk_a (grade 3) at rank 3; chk_b and chk_c are unjudged"}})
+	if it.Unjudged != 2 {
+		t.Errorf("unjudged %d, want 2 (chk_b, chk_c)", it.Unjudged)
+	}
+}
