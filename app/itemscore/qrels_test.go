@@ -335,8 +335,10 @@ func TestChunkQrelsMixedQIDs(t *testing.T) {
 // TestTRECOnlyUnchanged: TREC qrels and a run with no seed-003 question give
 // the Set the code before chunk qrels gave. The golden was written by the
 // previous release's itemscore.Score (git HEAD before this change, run on
-// the same files), not by this code; the one later change, reviewed as a
-// diff, is that each item's detail repeats its flags ("unjudged").
+// the same files), not by this code; the later changes, reviewed as diffs,
+// are that each item's detail repeats its flags ("unjudged") and that the
+// metric descriptors carry seed 003 §7's first-stage and rerank targets
+// apart (stage, rerank_threshold) — no value changed.
 func TestTRECOnlyUnchanged(t *testing.T) {
 	dir := filepath.Join("..", "score", "testdata", "trec_b_graded")
 	ds := load(t, [2]string{"qrels", readFile(t, filepath.Join(dir, "qrels"))}, [2]string{"run", readFile(t, filepath.Join(dir, "run"))})

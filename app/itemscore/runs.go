@@ -34,6 +34,7 @@ type retrieved struct {
 // runOut collects one run's outputs.
 type runOut struct {
 	name      string
+	reranked  bool   // seed-003 predictions with reranked lists: its ranking is the reranked one
 	atoms     string // atom table path from run_config.json ("" = every atom)
 	byUnit    map[int]*output
 	dupUnits  map[int]bool
@@ -233,6 +234,7 @@ func collectRuns(ds *dataset.Dataset, byID map[string]int) []*runOut {
 		}
 		r := get(name)
 		r.fromPreds = true
+		r.reranked = reranks[name]
 		r.addDir(dirOf(rec.Path))
 		r.add(ui, ok, p.QID, final)
 		stage[name] = append(stage[name], firstStage{ui, ok, p.QID, first})

@@ -79,6 +79,10 @@ type RunScores struct {
 	// that judge this run's seed-003 units, in load order; a paired
 	// comparison says when two runs were judged by different ones.
 	Qrels []string `json:"qrels,omitempty"`
+	// Reranked: the run's ranking is a reranked one (seed 003 §6.1), so
+	// seed 003 §7's rerank targets apply to it, not the first-stage ones
+	// (its "<run>.retrieve" twin gets those).
+	Reranked bool `json:"reranked,omitempty"`
 }
 
 // Resolved is one row of the resolution table: a gold entry (or evidence

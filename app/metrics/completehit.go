@@ -11,7 +11,7 @@ var completeHitFamily = Family{
 	Formula: "[∀ g ∈ required : some unit of g in top k]  (0 when no group is required)",
 	Source:  "seed 003 §7 (CompleteHit@K); seed 002 (cross, joint: true)",
 	Thresholds: map[int]Threshold{
-		20: th(">=", 0.70, "seed 003 §7 (multi-hop CompleteHit@20)"),
+		20: initial(0.70, "seed 003 §7 (multi-hop CompleteHit@20)"),
 	},
 	HigherIsBetter: true,
 	Binary:         true,

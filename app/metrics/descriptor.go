@@ -27,6 +27,10 @@ type Descriptor struct {
 	// Threshold is the target from seed 000 §4 or seed 003 §7, "" when the
 	// seeds only ask to report it. Op is ">=" or "<=".
 	Threshold *Threshold `json:"threshold,omitempty"`
+	// RerankThreshold is seed 003 §7's target for a run's final, reranked
+	// ranking (重排) where it differs from the first-stage one (初召回):
+	// Hit@5 ≥ 0.80, MRR@10 ≥ 0.70, nDCG@10 ≥ 0.75.
+	RerankThreshold *Threshold `json:"rerank_threshold,omitempty"`
 	// HigherIsBetter orients paired comparisons (false for false_recall, latency, cost).
 	HigherIsBetter bool `json:"higher_is_better"`
 	// Binary metrics take values in {0,1} per item; McNemar applies to them.
@@ -38,6 +42,10 @@ type Threshold struct {
 	Op     string  `json:"op"` // ">=" or "<="
 	Value  float64 `json:"value"`
 	Source string  `json:"source"`
+	// Stage is "initial" for seed 003 §7's first-stage (初召回) targets,
+	// which a reranked ranking is not judged by, "rerank" for its 重排
+	// targets, "" for targets of every ranking.
+	Stage string `json:"stage,omitempty"`
 }
 
 // Pass reports whether v meets t.

@@ -10,7 +10,7 @@ var groupRecallFamily = Family{
 	Formula: "|{g ∈ required : some unit of g in top k}| / |required|  (0 when none)",
 	Source:  "seed 003 §7 (EvidenceGroupRecall@K)",
 	Thresholds: map[int]Threshold{
-		20: th(">=", 0.85, "seed 003 §7 (multi-hop EvidenceGroupRecall@20)"),
+		20: initial(0.85, "seed 003 §7 (multi-hop EvidenceGroupRecall@20)"),
 	},
 	HigherIsBetter: true,
 	Compute:        groupRecall,

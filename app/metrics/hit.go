@@ -10,9 +10,11 @@ var hitFamily = Family{
 	Formula: "[∃ i ≤ k : grade_i ≥ L]",
 	Source:  "seed 003 §7 (Hit@K); trec_eval success_k",
 	Thresholds: map[int]Threshold{
-		5:  th(">=", 0.80, "seed 003 §7 (rerank Hit@5)"),
-		20: th(">=", 0.85, "seed 003 §7 (initial Hit@20)"),
-		50: th(">=", 0.93, "seed 003 §7 (initial Hit@50)"),
+		20: initial(0.85, "seed 003 §7 (initial Hit@20)"),
+		50: initial(0.93, "seed 003 §7 (initial Hit@50)"),
+	},
+	RerankThresholds: map[int]Threshold{
+		5: rerank(0.80, "seed 003 §7 (rerank Hit@5)"),
 	},
 	HigherIsBetter: true,
 	Binary:         true,

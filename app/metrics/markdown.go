@@ -2,7 +2,8 @@ package metrics
 
 import (
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -26,25 +27,26 @@ func MarkdownTable() string {
 	return b.String()
 }
 
-// targets lists a family's thresholds: "@10 ≥ 0.90; @20 ≥ 0.85".
+// targets lists a family's thresholds: "@10 ≥ 0.90; @20 ≥ 0.85", then its
+// rerank targets: "rerank @10 ≥ 0.70".
 func targets(f *Family) string {
-	ks := make([]int, 0, len(f.Thresholds))
-	for k := range f.Thresholds {
-		ks = append(ks, k)
-	}
-	sort.Ints(ks)
 	var parts []string
-	for _, k := range ks {
-		t := f.Thresholds[k]
-		op := "≥"
-		if t.Op == "<=" {
-			op = "≤"
+	for _, set := range []struct {
+		prefix string
+		ts     map[int]Threshold
+	}{{"", f.Thresholds}, {"rerank ", f.RerankThresholds}} {
+		for _, k := range slices.Sorted(maps.Keys(set.ts)) {
+			t := set.ts[k]
+			op := "≥"
+			if t.Op == "<=" {
+				op = "≤"
+			}
+			s := op + " " + strconv.FormatFloat(t.Value, 'f', 2, 64)
+			if k > 0 {
+				s = "@" + strconv.Itoa(k) + " " + s
+			}
+			parts = append(parts, set.prefix+s)
 		}
-		s := op + " " + strconv.FormatFloat(t.Value, 'f', 2, 64)
-		if k > 0 {
-			s = "@" + strconv.Itoa(k) + " " + s
-		}
-		parts = append(parts, s)
 	}
 	if !f.HigherIsBetter && len(parts) == 0 && f.Group != GroupCost {
 		return "lower is better"

@@ -11,7 +11,10 @@ var mrrFamily = Family{
 	Formula: "1 / min{i ≤ k : grade_i ≥ L}  (0 when none)",
 	Source:  "seed 000 §4 (MRR); seed 003 §7 (MRR@K); trec_eval recip_rank",
 	Thresholds: map[int]Threshold{
-		10: th(">=", 0.60, "seed 003 §7 (initial MRR@10; 0.70 after rerank)"),
+		10: initial(0.60, "seed 003 §7 (initial MRR@10)"),
+	},
+	RerankThresholds: map[int]Threshold{
+		10: rerank(0.70, "seed 003 §7 (rerank MRR@10)"),
 	},
 	HigherIsBetter: true,
 	Compute:        reciprocalRank,

@@ -20,7 +20,10 @@ var ndcgFamily = Family{
 	Formula: "DCG@k / IDCG@k, DCG@k = Σ_{i≤k} grade_i / log2(i+1); IDCG@k over the sorted judged grades; 0 when IDCG = 0",
 	Source:  "seed 000 §4 (nDCG@10 二值相关); seed 003 §7 (nDCG@K 0–3 等级); Järvelin & Kekäläinen 2002",
 	Thresholds: map[int]Threshold{
-		10: th(">=", 0.65, "seed 003 §7 (initial nDCG@10; 0.75 after rerank)"),
+		10: initial(0.65, "seed 003 §7 (initial nDCG@10)"),
+	},
+	RerankThresholds: map[int]Threshold{
+		10: rerank(0.75, "seed 003 §7 (rerank nDCG@10)"),
 	},
 	HigherIsBetter: true,
 	Compute:        ndcg,

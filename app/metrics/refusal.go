@@ -35,6 +35,11 @@ var refusalFNFamily = Family{
 	Formula: "[should_refuse ∧ ¬refused]", Source: "seed 003 §7, §9 (REFUSAL_UNDER)",
 }
 
+// RerankGainThreshold is seed 003 §7's target for the rerank gain: the
+// paired difference of nDCG@10 between a run's reranked ranking and its own
+// first-stage one.
+var RerankGainThreshold = th(">=", 0.05, "seed 003 §7 (重排收益 nDCG@10 绝对提升)")
+
 // RefusalF1Threshold is seed 003 §7's target for the aggregated refusal F1.
 var RefusalF1Threshold = th(">=", 0.85, "seed 003 §7 (拒答 F1)")
 

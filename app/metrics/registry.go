@@ -31,6 +31,9 @@ type Family struct {
 	Binary         bool
 	// Thresholds maps a cutoff (0 for families without one) to its target.
 	Thresholds map[int]Threshold
+	// RerankThresholds are seed 003 §7's targets of a reranked ranking
+	// (Descriptor.RerankThreshold).
+	RerankThresholds map[int]Threshold
 	// Compute is the per-item value at cutoff k (k = 0: whole ranking).
 	// Nil for families computed elsewhere.
 	Compute func(q *Query, k int) float64
@@ -98,6 +101,10 @@ func (f *Family) Bind(k int) Descriptor {
 		t := t
 		d.Threshold = &t
 	}
+	if t, ok := f.RerankThresholds[k]; ok {
+		t := t
+		d.RerankThreshold = &t
+	}
 	return d
 }
 
@@ -149,3 +156,13 @@ func Compute(d Descriptor, q *Query) (v float64, ok bool) {
 
 // th builds a threshold.
 func th(op string, v float64, src string) Threshold { return Threshold{Op: op, Value: v, Source: src} }
+
+// initial and rerank are seed 003 §7's first-stage (初召回) and rerank (重排)
+// targets.
+func initial(v float64, src string) Threshold {
+	return Threshold{Op: ">=", Value: v, Source: src, Stage: "initial"}
+}
+
+func rerank(v float64, src string) Threshold {
+	return Threshold{Op: ">=", Value: v, Source: src, Stage: "rerank"}
+}

@@ -253,6 +253,58 @@ func (v *view) descFor(d metrics.Descriptor, s int) metrics.Descriptor {
 	return d
 }
 
+// descForRun is descFor for run r: a reranked run (seed 003 §6.1) is
+// judged by seed 003 §7's rerank targets (重排: Hit@5, MRR@10, nDCG@10) and
+// not by the first-stage ones (初召回: Hit@20/50, CompleteHit@20, …), which
+// its "<run>.retrieve" twin and every run without rerank are judged by.
+func (v *view) descForRun(d metrics.Descriptor, s, r int) metrics.Descriptor {
+	if r >= 0 && r < len(v.runs) && v.runs[r].Reranked {
+		switch {
+		case d.RerankThreshold != nil:
+			t := *d.RerankThreshold
+			d.Threshold = &t
+		case d.Threshold != nil && d.Threshold.Stage == "initial":
+			d.Threshold = nil
+		}
+	}
+	return v.descFor(d, s)
+}
+
+// targetText is the target column of metric d on stratum s over the shown
+// runs: one target, or the first-stage one and the reranked runs' one
+// ("≥ 0.60; reranked ≥ 0.70") when they differ.
+func (v *view) targetText(d metrics.Descriptor, s int) string {
+	var plain, reranked []string
+	for r := range v.runs {
+		t := thresholdOf(v.descForRun(d, s, r))
+		if v.runs[r].Reranked {
+			if !slices.Contains(reranked, t) {
+				reranked = append(reranked, t)
+			}
+		} else if !slices.Contains(plain, t) {
+			plain = append(plain, t)
+		}
+	}
+	switch {
+	case len(reranked) == 0:
+		return strings.Join(plain, "; ")
+	case len(plain) == 0, slices.Equal(plain, reranked):
+		return strings.Join(reranked, "; ")
+	}
+	return strings.Join(plain, "; ") + "; reranked " + strings.Join(reranked, "; ")
+}
+
+// hasTarget reports whether metric d has a target for some shown run on
+// stratum s.
+func (v *view) hasTarget(d metrics.Descriptor, s int) bool {
+	for r := range v.runs {
+		if v.descForRun(d, s, r).Threshold != nil {
+			return true
+		}
+	}
+	return false
+}
+
 // stratumSeeds lists the seeds of the sets of stratum s's units, or nil
 // when some unit's set has no seed of its own (then every target applies).
 func (v *view) stratumSeeds(s int) []string {

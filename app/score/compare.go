@@ -140,7 +140,7 @@ func Compare(set *itemscore.Set, runA, runB string, opt Options) (*report.Report
 	}
 	var headRows []pairRow
 	for _, pr := range rows {
-		if pr.Desc.Threshold != nil || slices.Contains(headlineNames, pr.Desc.Name) {
+		if pr.Desc.Threshold != nil || pr.Desc.RerankThreshold != nil || slices.Contains(headlineNames, pr.Desc.Name) {
 			headRows = append(headRows, pr)
 		}
 	}
@@ -458,9 +458,14 @@ func (v *view) pairTableOn(id, title, key string, ss []int, rows []pairRow, runA
 				dflags = append(dflags, "compares flagged figures")
 			}
 			diff.Flag = strings.Join(dflags, "; ")
+			if v.rerankGain(pr.Desc) && diff.Value != nil {
+				t := metrics.RerankGainThreshold
+				diff.Threshold = thresholdText(t)
+				diff.Pass = report.B(t.Pass(*diff.Value))
+			}
 			row = append(row,
-				pf.A.cell(v.descFor(pr.Desc, s), pr.Desc.Name, label, runA),
-				pf.B.cell(v.descFor(pr.Desc, s), pr.Desc.Name, label, runB),
+				pf.A.cell(v.descForRun(pr.Desc, s, 0), pr.Desc.Name, label, runA),
+				pf.B.cell(v.descForRun(pr.Desc, s, 1), pr.Desc.Name, label, runB),
 				diff,
 			)
 			if pf.Win >= 0 {
@@ -486,6 +491,13 @@ func (v *view) pairTableOn(id, title, key string, ss []int, rows []pairRow, runA
 		}
 	}
 	return t
+}
+
+// rerankGain reports whether the difference of metric d is seed 003 §7's
+// rerank gain: nDCG@10 of a reranked run (B) over its own first-stage
+// ranking (A = "<B>.retrieve").
+func (v *view) rerankGain(d metrics.Descriptor) bool {
+	return d.Name == "ndcg@10" && len(v.runs) == 2 && v.runs[1].Reranked && v.runs[0].Run == v.runs[1].Run+".retrieve"
 }
 
 // disagreementSection lists, for every binary metric, the units where one

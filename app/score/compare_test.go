@@ -236,3 +236,35 @@ func TestCompareFlagsAndTruth(t *testing.T) {
 		t.Errorf("summary notes %q lack the truth-set note", notes)
 	}
 }
+
+// TestRerankGainTarget: comparing a reranked run (B = x) with its own first
+// stage (A = x.retrieve), Δ nDCG@10 carries seed 003 §7's rerank-gain
+// target ≥ 0.05. Per unit A = 0.5, 0.5; B = 0.7, 0.5 → Δ = (0.2 + 0)/2 =
+// 0.10, pass; with B = 0.52, 0.5 → Δ = 0.01, FAIL. Another pair (B against
+// a different system) gets no such target.
+func TestRerankGainTarget(t *testing.T) {
+	mk := func(b1 float64, a string) *itemscore.Set {
+		return &itemscore.Set{
+			Units:   []itemscore.Unit{{ID: "u1", Set: "rag", Answerable: true}, {ID: "u2", Set: "rag", Answerable: true}},
+			Metrics: []metrics.Descriptor{desc(t, "ndcg@10")},
+			Runs: []itemscore.RunScores{
+				{Run: a, Items: []itemscore.ItemScore{{Values: map[string]float64{"ndcg@10": 0.5}}, {Values: map[string]float64{"ndcg@10": 0.5}}}},
+				{Run: "x", Reranked: true, Items: []itemscore.ItemScore{{Values: map[string]float64{"ndcg@10": b1}}, {Values: map[string]float64{"ndcg@10": 0.5}}}},
+			},
+		}
+	}
+	for _, c := range []struct {
+		b1        float64
+		a, target string
+		pass      bool
+	}{{0.7, "x.retrieve", "≥ 0.05", true}, {0.52, "x.retrieve", "≥ 0.05", false}, {0.7, "bm25", "", false}} {
+		rep, err := Compare(mk(c.b1, c.a), c.a, "x", DefaultOptions())
+		if err != nil {
+			t.Fatal(err)
+		}
+		d := compareRow(t, rep, "compare.retrieval.all", "ndcg@10")["diff"]
+		if d.Threshold != c.target || (c.target != "" && (d.Pass == nil || *d.Pass != c.pass)) {
+			t.Errorf("x vs %s, Δ %v: threshold %q pass %v; want %q pass %v", c.a, *d.Value, d.Threshold, d.Pass, c.target, c.pass)
+		}
+	}
+}

@@ -129,13 +129,14 @@ func TestThresholdPerSet(t *testing.T) {
 		why             string
 	}{
 		{"recall@10", "set=b2", true, "seed 000 §4 target on b-2"},
-		{"hit@5", "set=b2", false, "seed 003 §7 rerank target, not a b-2 target"},
+		{"hit@20", "set=b2", false, "seed 003 §7 target, not a b-2 target"},
 		{"mrr@10", "set=b2", false, "seed 000 only asks to report MRR"},
-		{"hit@5", "set=rag", true, "seed 003 §7"},
+		{"hit@20", "set=rag", true, "seed 003 §7"},
+		{"hit@5", "set=rag", false, "seed 003 §7's Hit@5 is a rerank target; these runs do not rerank"},
 		{"recall@10", "set=rag", false, "seed 000 §4 target, not a seed-003 target"},
-		{"hit@5", "set=v2", true, "v2 has no targets of its own: every seed's target is shown"},
+		{"hit@20", "set=v2", true, "v2 has no targets of its own: every seed's target is shown"},
 		{"recall@10", "all", true, "mixed stratum"},
-		{"hit@5", "all", true, "mixed stratum"},
+		{"hit@20", "all", true, "mixed stratum"},
 	} {
 		s, ok := idx[c.stratum]
 		if !ok {
@@ -164,5 +165,34 @@ func TestScoringNotes(t *testing.T) {
 	}
 	if !slices.Contains(notes, "note for y") || slices.Contains(notes, "note for x") {
 		t.Errorf("summary notes %q: want y's note only", notes)
+	}
+}
+
+// TestRerankTargets: seed 003 §7 judges a reranked ranking by its 重排
+// targets (Hit@5 ≥ 0.80, MRR@10 ≥ 0.70, nDCG@10 ≥ 0.75) and a first-stage
+// ranking by its 初召回 ones (Hit@20 ≥ 0.85, MRR@10 ≥ 0.60, nDCG@10 ≥ 0.65);
+// the target column names both when both kinds of run are shown.
+func TestRerankTargets(t *testing.T) {
+	set := scopeSet(t)
+	set.Runs[1].Reranked = true
+	v := newView(set, DefaultOptions().normalized())
+	s := 0 // all units
+	for _, c := range []struct {
+		metric string
+		run    int
+		want   string
+	}{
+		{"hit@5", 0, "report"}, {"hit@5", 1, "≥ 0.80"},
+		{"mrr@10", 0, "≥ 0.60"}, {"mrr@10", 1, "≥ 0.70"},
+		{"ndcg@10", 0, "≥ 0.65"}, {"ndcg@10", 1, "≥ 0.75"},
+		{"hit@20", 0, "≥ 0.85"}, {"hit@20", 1, "report"},
+		{"recall@10", 1, "≥ 0.90"}, // seed 000's, on every ranking
+	} {
+		if got := thresholdOf(v.descForRun(desc(t, c.metric), s, c.run)); got != c.want {
+			t.Errorf("%s for run %s (reranked %v): %s, want %s", c.metric, set.Runs[c.run].Run, set.Runs[c.run].Reranked, got, c.want)
+		}
+	}
+	if got := v.targetText(desc(t, "mrr@10"), s); got != "≥ 0.60; reranked ≥ 0.70" {
+		t.Errorf("target column of mrr@10: %q", got)
 	}
 }

@@ -102,7 +102,7 @@ func (v *view) rowDefs() []rowDef {
 		}
 		rows = append(rows, rowDef{
 			Label: d.Name, Desc: d, Chart: true,
-			Headline: d.Threshold != nil || slices.Contains(headlineNames, d.Name),
+			Headline: d.Threshold != nil || d.RerankThreshold != nil || slices.Contains(headlineNames, d.Name),
 			Fig:      func(r, s int) figure { return means[r][s][m] },
 		})
 	}
@@ -313,13 +313,12 @@ func (v *view) summarySection(rows []rowDef) report.Section {
 		head := report.Table{ID: id, Title: title, Chart: true,
 			Columns: append([]report.Column{{Key: "metric", Label: "metric"}, {Key: "threshold", Label: "target", Help: "seed 000 §4 / seed 003 §7 threshold"}}, v.runColumns()...)}
 		for _, rd := range rows {
-			d := v.descFor(rd.Desc, s)
-			if !rd.Headline || !v.anyFigure(rd, s) || (d.Threshold == nil && !slices.Contains(headlineNames, rd.Label)) {
+			if !rd.Headline || !v.anyFigure(rd, s) || (!v.hasTarget(rd.Desc, s) && !slices.Contains(headlineNames, rd.Label)) {
 				continue // a target of another set's seed does not make a row a headline here
 			}
-			row := []report.Cell{{Text: rd.Label}, {Text: thresholdOf(d)}}
+			row := []report.Cell{{Text: rd.Label}, {Text: v.targetText(rd.Desc, s)}}
 			for r, rs := range v.runs {
-				row = append(row, rd.Fig(r, s).cell(d, rd.Desc.Name, st.Label, rs.Run))
+				row = append(row, rd.Fig(r, s).cell(v.descForRun(rd.Desc, s, r), rd.Desc.Name, st.Label, rs.Run))
 			}
 			head.Rows = append(head.Rows, row)
 		}
@@ -421,7 +420,7 @@ func (v *view) groupSection(g metrics.Group, rows []rowDef) report.Section {
 		seen[rd.Desc.Name] = true
 		// the target that applies to these units (stratum 0 = all): a
 		// seed-003 target is not listed for a b-2-only set
-		def.Rows = append(def.Rows, []report.Cell{{Text: rd.Desc.Name}, {Text: thresholdOf(v.descFor(rd.Desc, 0))}, {Text: rd.Desc.Help}, {Text: rd.Desc.Formula}, {Text: rd.Desc.Source}})
+		def.Rows = append(def.Rows, []report.Cell{{Text: rd.Desc.Name}, {Text: v.targetText(rd.Desc, 0)}, {Text: rd.Desc.Help}, {Text: rd.Desc.Formula}, {Text: rd.Desc.Source}})
 	}
 	sec.Tables = append(sec.Tables, def)
 	return sec
@@ -464,7 +463,7 @@ func (v *view) figureTable(id, title, key string, rows []rowDef, chart bool) rep
 				row = append(row, report.Cell{Text: st.Value})
 			}
 			for r, rs := range v.runs {
-				row = append(row, rd.Fig(r, s).cell(v.descFor(rd.Desc, s), rd.Desc.Name, st.Label, rs.Run))
+				row = append(row, rd.Fig(r, s).cell(v.descForRun(rd.Desc, s, r), rd.Desc.Name, st.Label, rs.Run))
 			}
 			t.Rows = append(t.Rows, row)
 		}
