@@ -309,3 +309,17 @@ func TestDecodeProblemLocated(t *testing.T) {
 		}
 	}
 }
+
+// Seed 000 §2 constraint 5: scope.holder decides visibility, so an empty
+// holder (which would make the item's holder check vacuous) is an error at
+// its pointer.
+func TestEmptyHolder(t *testing.T) {
+	line := `{"query_id":"b1","modality":"pdf","question":"?","answer":"a","answer_format":"str","gold":[{"source_id":"s.pdf","region":{"page":1}}],"scope":{"holder":"","session":null,"scenario":"qa"},"as_of":"2024-01-01T00:00:00Z","unanswerable":false,"origin":{"dataset":"d","revision":"r","item":"row:0","license":"cc"},"split":"dev"}`
+	ds := load(t, memInput("b2.jsonl", []byte(line+"\n")))
+	for _, f := range ds.Findings {
+		if f.Pointer == "/scope/holder" && f.Code == "schema.range" && strings.Contains(f.Message, "must not be empty") {
+			return
+		}
+	}
+	t.Errorf("findings %+v: want schema.range at /scope/holder", ds.Findings)
+}

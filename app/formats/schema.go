@@ -308,6 +308,9 @@ func leafFindings(e *jsonschema.ValidationError, kw string, root any, path strin
 		return finding.List{RuleSchemaPattern.At(path, line, ptr, "%s = %s %s", field(e.InstanceLocation), show(val), e.Message)}
 	case "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "minItems", "maxItems",
 		"minLength", "maxLength", "minProperties", "maxProperties", "multipleOf", "uniqueItems":
+		if s, ok := val.(string); ok && s == "" && kw == "minLength" {
+			return finding.List{RuleSchemaRange.At(path, line, ptr, "%s must not be empty", field(e.InstanceLocation))}
+		}
 		return finding.List{RuleSchemaRange.At(path, line, ptr, "%s: %s", field(e.InstanceLocation), e.Message)}
 	case "additionalProperties", "unevaluatedProperties", "propertyNames":
 		return finding.List{RuleSchemaOther.At(path, line, ptr, "%s: %s", field(e.InstanceLocation), e.Message).WithHint("remove or rename the field; this object allows only the fields docs/formats.md lists")}
