@@ -32,6 +32,14 @@ var (
 		Hint:        "Validate the questions together with documents.jsonl (and pages.jsonl) to check every anchor against its document.",
 		Family:      "rag",
 	})
+	ruleRAGAnchorUnchecked = register(finding.Rule{
+		Code:        "rag.anchor-unchecked",
+		Severity:    finding.Info,
+		Description: "An anchor's offsets and evidence_sha256 are checked against its document's text, char_count or pages; when documents.jsonl gives none of them (seed 003 §1.3 lists no text field), say so once per file rather than pass the anchors silently.",
+		Source:      "seed 003 §4.2 step 4 (自动检查证据是否真实存在); §4.3 (evidence_sha256)",
+		Hint:        "Add the document's text (or char_count, or pages.jsonl with char offsets and text) in the controlled copy you validate, to check every span and its hash.",
+		Family:      "rag",
+	})
 	ruleRAGDocUnknown = register(finding.Rule{
 		Code:        "rag.doc-unknown",
 		Severity:    finding.Error,
@@ -497,6 +505,9 @@ func (c *checker) checkAnchor(ix *ragIndex, once onceSet, l dataset.Loc, base st
 	if haveLen && ce > length {
 		at(ruleRAGOutside, "/char_end", "span [%d, %d) ends past the end of %s (%d characters)", cs, ce, a.DocID, length)
 		return
+	}
+	if !haveLen && once.first(ruleRAGAnchorUnchecked.Code, l.Path) {
+		c.add(ruleRAGAnchorUnchecked.At(l.Path, 0, "", "documents.jsonl gives %s no text, char_count or pages with offsets, so the spans of its anchors (here from line %d) and their evidence_sha256 are not checked against it", a.DocID, l.Line))
 	}
 	if a.PageNo != nil {
 		if p := findPage(pages, *a.PageNo); p != nil && p.V.CharStart != nil && p.V.CharEnd != nil &&

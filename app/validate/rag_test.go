@@ -125,6 +125,16 @@ var ragCases = []ruleCase{
 		want: []string{g0 + "/char_end", "eval/questions.jsonl:2:/gold_evidence_groups/0/char_end", "eval/questions.jsonl:3:/gold_evidence_groups/0/char_end"},
 		msg:  "span [22, 33) ends past the end of doc_demo_001 (32 characters)"},
 
+	{name: "documents with text, char_count or pages", code: "rag.anchor-unchecked", ds: ragDS(ragFiles{questions: []string{
+		anchorQ("char_start", 22, "char_end", 32, "evidence_sha256", ""),
+		patch(anchorQ("doc_id", "doc_count", "document_version_id", "", "char_start", 40, "char_end", 50, "evidence_sha256", ""), "qid", "q2"),
+	}, docs: docs, pages: pagesLines})},
+	{name: "a document as seed 003 §1.3 writes it (no text)", code: "rag.anchor-unchecked", ds: ragDS(ragFiles{questions: []string{
+		anchorQ("doc_id", "doc_bare", "document_version_id", "", "char_start", 4000, "char_end", 5000, "evidence_sha256", ""),
+		patch(anchorQ("doc_id", "doc_bare", "document_version_id", "", "char_start", 1, "char_end", 2, "evidence_sha256", ""), "qid", "q2"),
+	}, docs: append([]string{`{"doc_id":"doc_bare","title":"演示","review_state":"CLOUD_APPROVED"}`}, docs...)}),
+		want: []string{"eval/questions.jsonl:0:"}, msg: "documents.jsonl gives doc_bare no text, char_count or pages with offsets"},
+
 	{name: "valid pages", code: "rag.page", ds: ragDS(ragFiles{questions: []string{goodRAG,
 		patch(anchorQ("doc_id", "doc_paged", "document_version_id", "", "page_no", 2, "char_start", 120, "char_end", 130, "evidence_sha256", ""), "qid", "q2"),
 	}, docs: docs, pages: pagesLines})},
