@@ -97,6 +97,24 @@ func (sc *scorer) qrelsPaths(key string) []string {
 	return out
 }
 
+// inputSHAs returns the sha256 of each loaded input path ("" when the
+// dataset did not record it).
+func (sc *scorer) inputSHAs(paths []string) []string {
+	if len(paths) == 0 {
+		return nil
+	}
+	out := make([]string, len(paths))
+	for i, p := range paths {
+		for _, in := range sc.ds.Inputs {
+			if in.Path == p {
+				out[i] = in.SHA256
+				break
+			}
+		}
+	}
+	return out
+}
+
 // qrelsFor merges the grades for qid of the files named by key, keeping a
 // chunk's highest grade. ok is false when key names no file (the run has no
 // chunk qrels at all); a nil map with ok means the files do not judge qid.

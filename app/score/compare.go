@@ -177,7 +177,7 @@ func Compare(set *itemscore.Set, runA, runB string, opt Options) (*report.Report
 // chunks are judged only by the anchors that resolve, and its figures carry
 // unjudged flags.
 func truthNote(a, b itemscore.RunScores) string {
-	if slices.Equal(a.Qrels, b.Qrels) {
+	if slices.Equal(a.Qrels, b.Qrels) || sameContent(a.QrelsSHA256, b.QrelsSHA256) {
 		return ""
 	}
 	name := func(r itemscore.RunScores) string {
@@ -190,6 +190,15 @@ func truthNote(a, b itemscore.RunScores) string {
 		return fmt.Sprintf("The runs were judged by different truth sets (%s; %s): only one has run-specific qrels, so the other's retrieved chunks are judged only where the anchored judgments resolve — compare its flagged figures with care, and resolve qrels for both from the same judgment snapshot (seed 003 §10).", name(a), name(b))
 	}
 	return fmt.Sprintf("The runs were judged by different qrels files (%s; %s): fine for different chunkings if both were resolved from the same anchored-judgment snapshot — check judgment_set_sha256 in their config.yaml (seed 003 §10).", name(a), name(b))
+}
+
+// sameContent reports whether two lists of file hashes name the same
+// contents (in any order), every hash known.
+func sameContent(a, b []string) bool {
+	if len(a) == 0 || len(a) != len(b) || slices.Contains(a, "") || slices.Contains(b, "") {
+		return false
+	}
+	return slices.Equal(slices.Sorted(slices.Values(a)), slices.Sorted(slices.Values(b)))
 }
 
 // pairRow is one compared figure: label, descriptor and its paired figure

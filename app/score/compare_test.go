@@ -268,3 +268,30 @@ func TestRerankGainTarget(t *testing.T) {
 		}
 	}
 }
+
+// TestSameQrelsContentOneTruth: two runs judged by run-specific qrels files
+// of one content (same sha256, e.g. runs/a/qrels.tsv copied to runs/b/) are
+// judged by one truth set: no "different qrels files" note. Different
+// contents keep the note.
+func TestSameQrelsContentOneTruth(t *testing.T) {
+	mk := func(shaB string) *itemscore.Set {
+		return &itemscore.Set{
+			Units:   []itemscore.Unit{{ID: "u1", Answerable: true}},
+			Metrics: []metrics.Descriptor{desc(t, "mrr")},
+			Runs: []itemscore.RunScores{
+				{Run: "a", Qrels: []string{"runs/a/qrels.tsv"}, QrelsSHA256: []string{"aa"}, Items: []itemscore.ItemScore{{Values: map[string]float64{"mrr": 1}}}},
+				{Run: "b", Qrels: []string{"runs/b/qrels.tsv"}, QrelsSHA256: []string{shaB}, Items: []itemscore.ItemScore{{Values: map[string]float64{"mrr": 0.5}}}},
+			},
+		}
+	}
+	for sha, wantNote := range map[string]bool{"aa": false, "bb": true} {
+		rep, err := Compare(mk(sha), "a", "b", DefaultOptions())
+		if err != nil {
+			t.Fatal(err)
+		}
+		has := slices.ContainsFunc(rep.Sections[0].Notes, func(n string) bool { return strings.Contains(n, "different qrels files") })
+		if has != wantNote {
+			t.Errorf("qrels sha256 aa vs %s: note %v, want %v (notes %q)", sha, has, wantNote, rep.Sections[0].Notes)
+		}
+	}
+}
