@@ -317,11 +317,18 @@ func (sc *scorer) scoreItem(u *unitSpec, ui int, r *runOut) ItemScore {
 
 // worst sets every value to its metric's worst: 0 when higher is better, 1
 // otherwise (false_recall), so a missing result never helps a run. Refusal
-// indicators are left as computed ("did not refuse").
+// indicators are left as computed ("did not refuse"); judged@k, which
+// describes the returned candidates, does not apply.
 func worst(v map[string]float64) {
 	for name := range v {
 		if strings.HasPrefix(name, "refusal.") {
 			continue // indicators: a missing result simply did not refuse
+		}
+		if strings.HasPrefix(name, "judged@") {
+			// a diagnostic of the candidates a run returned, not a
+			// score: a missing result returned none to judge
+			delete(v, name)
+			continue
 		}
 		d, err := metrics.Parse(name)
 		if err == nil && !d.HigherIsBetter && d.Binary {
