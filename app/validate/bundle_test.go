@@ -226,6 +226,13 @@ var resultCases = []ruleCase{
 		ds:   resultsDS(`{"runs":[{"name":"base","atoms":"corpus/chunks-512.jsonl"}]}`, []string{"a1", "a2"}, true, res1),
 		want: []string{"r.eval752.zip!results.jsonl:1:/run"}},
 
+	{name: "scores in descending order, or not all scored", code: "result.scores-order", ds: resultsDS("", []string{"a1", "a2"}, true,
+		patch(res1, "retrieved", raw(`[{"id":"a1","score":0.9},{"id":"a2","score":0.9}]`)),
+		patch(res3, "retrieved", raw(`[{"id":"a1"},{"id":"a2","score":0.9}]`)))},
+	{name: "a score above the one before", code: "result.scores-order", ds: resultsDS("", []string{"a1", "a2"}, true,
+		patch(res1, "retrieved", raw(`[{"id":"a1","score":0.2},{"id":"a2","score":0.9}]`))),
+		want: []string{"r.eval752.zip!results.jsonl:1:/retrieved/1/score"}, msg: `so "a2" ranks before "a1"`},
+
 	{name: "b-2 results with an atom table", code: "result.no-atom-table", ds: b2ResultsDS([]string{"a1"}, b2res1, b2res2)},
 	{name: "eval752 results retrieving without a table", code: "result.no-atom-table", ds: resultsDS("", nil, true, res1)},
 	{name: "b-2 results without any atom table", code: "result.no-atom-table", ds: b2ResultsDS(nil, b2res1, b2res2, patch(b2res1, "run", "dense")),

@@ -8,6 +8,7 @@ import (
 	"eval752/app/dataset"
 	"eval752/app/finding"
 	"eval752/app/jsonl"
+	"eval752/app/model"
 )
 
 // Gate 1, results.jsonl: every result line belongs to a known question and a
@@ -60,6 +61,14 @@ var (
 		Description: "A result's retrieved list names each atom once; a repeat is scored at its first rank only.",
 		Source:      "SPEC §4 (ranked retrieval); trec_eval refuses duplicate docnos (reference/trec/SEMANTICS.md)",
 		Hint:        "Remove the repeated id: a ranking is a list of distinct atoms.",
+		Family:      "result",
+	})
+	ruleResultScoresOrder = register(finding.Rule{
+		Code:        "result.scores-order",
+		Severity:    finding.Warning,
+		Description: "When every retrieved entry has a score, the scores are in descending order: eval752 ranks by score (ties by id, trec_eval's rule), so a list written out of score order is scored in score order, not as written.",
+		Source:      "SPEC §4 (rankings canonicalised by score); seed 003 §6.1 (结果按降序)",
+		Hint:        "Write the entries in the order of their scores (highest first), or check the scores: they decide the ranking that is scored.",
 		Family:      "result",
 	})
 	ruleResultAtomUnknown = register(finding.Rule{
@@ -200,6 +209,11 @@ func (c *checker) checkResults() {
 		if i, j := firstRepeat(rids); i >= 0 {
 			c.add(ruleResultRankedDuplicate.At(r.Path, r.Line, jsonl.Pointer("retrieved", j), "retrieved repeats %q at position %d (first at %d); it is scored at its first rank only", rids[j], j, i))
 		}
+		if scores, ok := allScores(res.Retrieved); ok {
+			if j := firstRise(scores); j > 0 {
+				c.add(ruleResultScoresOrder.At(r.Path, r.Line, jsonl.Pointer("retrieved", j, "score"), "retrieved is not in score order: %g at position %d follows %g; the list is scored in score order, so %q ranks before %q", scores[j], j, scores[j-1], rids[j], rids[j-1]))
+			}
+		}
 		if named != "" {
 			table = findTable(bpath, named)
 			if table == nil {
@@ -230,4 +244,18 @@ func (c *checker) checkResults() {
 				"%d of %d retrieved ids are not in the atom table (first: %q)", bad, len(res.Retrieved), res.Retrieved[firstBad].ID))
 		}
 	}
+}
+
+// allScores returns the scores of a retrieved list when every entry has
+// one (otherwise the list order is the ranking and there is no order to
+// check).
+func allScores(rs []model.Retrieved) ([]float64, bool) {
+	out := make([]float64, len(rs))
+	for i, r := range rs {
+		if r.Score == nil {
+			return nil, false
+		}
+		out[i] = *r.Score
+	}
+	return out, len(out) > 1
 }
