@@ -53,8 +53,8 @@ func runResults(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		fs.Usage()
 		return ExitCantRun
 	}
-	if *boot < 1 {
-		return cantRun(stderr, "results", fmt.Errorf("--bootstrap must be at least 1, got %d", *boot))
+	if err := checkBootstrap(*boot); err != nil {
+		return cantRun(stderr, "results", err)
 	}
 	if (*runA == "") != (*runB == "") {
 		return cantRun(stderr, "results", errors.New("give both --run-a and --run-b, or neither"))

@@ -80,11 +80,24 @@ func (f *scoreFlags) check() error {
 	if n > 1 {
 		return errors.New("choose one of --json, --md, --csv")
 	}
-	if f.bootstrap < 1 {
-		return fmt.Errorf("--bootstrap must be at least 1, got %d", f.bootstrap)
+	if err := checkBootstrap(f.bootstrap); err != nil {
+		return err
 	}
 	_, err := f.limits()
 	return err
+}
+
+// minBootstrap is the fewest resamples a percentile interval is drawn
+// from: with nearest-rank 2.5th / 97.5th percentiles, fewer than 40 make the
+// bounds the extreme replicates, and a single one gives an interval that
+// need not contain its own estimate.
+const minBootstrap = 100
+
+func checkBootstrap(n int) error {
+	if n < minBootstrap {
+		return fmt.Errorf("--bootstrap must be at least %d (got %d): a 95 %% percentile interval from fewer resamples is not meaningful; the default is %d", minBootstrap, n, score.DefaultOptions().Bootstrap)
+	}
+	return nil
 }
 
 // mustLimits is limits() once check() has accepted the flags.

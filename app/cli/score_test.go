@@ -186,3 +186,21 @@ func TestCompareCLI(t *testing.T) {
 		t.Errorf("compare --md (exit %d):\n%s", code, out)
 	}
 }
+
+// Fewer than 100 resamples give no percentile interval (with one, the
+// "interval" need not contain its own estimate): the commands refuse them.
+func TestBootstrapMinimum(t *testing.T) {
+	for _, args := range [][]string{
+		append([]string{"score", "--bootstrap", "1"}, scoreFiles...),
+		append([]string{"score", "--bootstrap", "99"}, scoreFiles...),
+		append([]string{"compare", "--bootstrap", "10", "a", "b"}, scoreFiles...),
+		append([]string{"results", "--bootstrap", "50", "-"}, scoreFiles...),
+	} {
+		if code, _, errs := runCLI(t, args...); code != ExitCantRun || !strings.Contains(errs, "at least 100") {
+			t.Errorf("%v: exit %d, stderr %q; want %d and the minimum named", args, code, errs, ExitCantRun)
+		}
+	}
+	if code, _, errs := runCLI(t, append([]string{"score", "--bootstrap", "100"}, scoreFiles...)...); code != ExitOK {
+		t.Errorf("--bootstrap 100: exit %d, stderr %q", code, errs)
+	}
+}
