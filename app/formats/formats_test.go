@@ -183,3 +183,16 @@ func TestDetectPrettyPrintedStream(t *testing.T) {
 		t.Errorf("cut head: %+v", d)
 	}
 }
+
+// A seed 003 §10 file whose records fit no format's keys (a misspelt
+// "query_text") is read as the format its name gives, so the schema says
+// what each record lacks; under another name it stays unknown.
+func TestDetectSeed003Name(t *testing.T) {
+	head := []byte(`{"qid":"q1","query_text":"铜品位？","answerable":true}` + "\n")
+	if d := Detect("exp/eval/questions.jsonl", head, true); d.Format != model.FormatRAGQuestion {
+		t.Errorf("questions.jsonl: %v (%s), want rag.question", d.Format, d.Reason)
+	}
+	if d := Detect("exp/eval/notes.jsonl", head, true); d.Format != model.FormatUnknown {
+		t.Errorf("notes.jsonl: %v (%s), want unknown", d.Format, d.Reason)
+	}
+}
