@@ -39,7 +39,7 @@ func runResults(ctx context.Context, args []string, stdout, stderr io.Writer) in
 			"counts, runs, files with sha256), findings.json/.csv, overview.md, score.json/.md/.csv,\n"+
 			"compare.json/.md/.csv, audit.json/.md/.csv — each byte for byte what the matching command prints.\n"+
 			"Use - as OUT for standard output.\n"+
-			"Exit status: 0 written (no errors), 1 written (the inputs have errors), 2 cannot run.\n\n")
+			"Exit status: 0 written (no errors), 1 written (validation or the audit found errors), 2 cannot run.\n\n")
 		fs.PrintDefaults()
 	}
 	pos, err := parseInterleaved(fs, args)
@@ -90,10 +90,16 @@ func runResults(ctx context.Context, args []string, stdout, stderr io.Writer) in
 			return cantRun(stderr, "results", err)
 		}
 		sum := sha256.Sum256(b.Bytes())
-		fmt.Fprintf(stdout, "wrote %s (%d bytes, sha256 %s); %d error(s), %d warning(s), %d info\n",
+		fmt.Fprintf(stdout, "wrote %s (%d bytes, sha256 %s); validation: %d error(s), %d warning(s), %d info\n",
 			out, b.Len(), hex.EncodeToString(sum[:]), res.Counts.Error, res.Counts.Warning, res.Counts.Info)
+		if res.Audit != nil {
+			c := res.AuditFindings.Counts()
+			fmt.Fprintf(stdout, "set-design audit: %d error(s), %d warning(s), %d info\n", c.Error, c.Warning, c.Info)
+		}
 	}
-	if res.Counts.Error > 0 {
+	// errors found by validation or by the audit (leakage is an error
+	// there), as `validate` and `audit` exit
+	if res.Counts.Error > 0 || (res.Audit != nil && res.AuditFindings.Counts().Error > 0) {
 		return ExitErrors
 	}
 	return ExitOK

@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -107,7 +108,7 @@ func TestResultsBundle(t *testing.T) {
 	if len(m.Inputs) != len(v.Inputs) || m.Inputs[0].SHA256 != v.Inputs[0].SHA256 {
 		t.Errorf("manifest inputs %d, validate inputs %d", len(m.Inputs), len(v.Inputs))
 	}
-	if len(m.Files) != len(names)-2 { // all but README.md and manifest.json
+	if len(m.Files) != len(names)-1 || m.Files[0].Path != "README.md" { // all but manifest.json itself
 		t.Errorf("manifest lists %d files, the bundle has %d entries", len(m.Files), len(names))
 	}
 	for _, f := range m.Files {
@@ -115,7 +116,7 @@ func TestResultsBundle(t *testing.T) {
 		if hex.EncodeToString(sum[:]) != f.SHA256 {
 			t.Errorf("manifest sha256 of %s is not the file's", f.Path)
 		}
-		if !strings.Contains(string(get("README.md")), f.SHA256) {
+		if f.Path != "README.md" && !strings.Contains(string(get("README.md")), f.SHA256) {
 			t.Errorf("README.md does not list %s", f.Path)
 		}
 	}
@@ -146,5 +147,61 @@ func TestResultsExitCodes(t *testing.T) {
 		if code, _, _ := runCLI(t, args...); code != ExitCantRun {
 			t.Errorf("%v: exit %d, want %d", args, code, ExitCantRun)
 		}
+	}
+}
+
+// An error only the audit finds (seed 003 §3.3: one document's text in two
+// splits) makes `results` exit 1, as `audit` does, and the manifest counts
+// it; validation alone finds nothing.
+func TestResultsAuditErrorExit(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	doc := func(id, split string) string {
+		return `{"doc_id":"` + id + `","title":"t","review_state":"CLOUD_APPROVED","split":"` + split + `","text":"甲地铜矿位于北部山区。样品H1的铜品位为1.20%。钻孔ZK1深度为300米。"}`
+	}
+	os.WriteFile("documents.jsonl", []byte(doc("doc_a", "train")+"\n"+doc("doc_c", "test")+"\n"), 0o644)
+	if code, out, _ := runCLI(t, "validate", "documents.jsonl"); code != ExitOK {
+		t.Fatalf("validate: exit %d\n%s", code, out)
+	}
+	if code, _, _ := runAuditCmd("documents.jsonl"); code != ExitErrors {
+		t.Fatalf("audit: exit %d, want %d (leak-doc-exact)", code, ExitErrors)
+	}
+	code, out, errs := runCLI(t, "results", "out.zip", "documents.jsonl")
+	if code != ExitErrors || !strings.Contains(out, "set-design audit: 1 error(s)") {
+		t.Errorf("results: exit %d, stdout %q, stderr %q; want %d and the audit's error counted", code, out, errs, ExitErrors)
+	}
+	zb, _ := os.ReadFile("out.zip")
+	files, _ := unzipAll(t, zb)
+	var m engine.ResultsManifest
+	if err := json.Unmarshal(files[engine.ResultsDir+"manifest.json"], &m); err != nil {
+		t.Fatal(err)
+	}
+	if m.AuditCounts == nil || m.AuditCounts.Error != 1 || m.Counts.Error != 0 {
+		t.Errorf("manifest counts %+v, audit counts %+v; want 0 validation errors and 1 audit error", m.Counts, m.AuditCounts)
+	}
+}
+
+// A results bundle written into the folder it was made from is recognised
+// on the next run (bundle.results, info), not read as a broken dataset
+// bundle.
+func TestResultsBundleInItsFolder(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	os.Mkdir("f", 0o755)
+	writeDemoBundle(t, filepath.Join(dir, "f"), "demo.eval752.zip", false)
+	if code, _, errs := runCLI(t, "results", "--bootstrap", "100", filepath.Join("f", "results.zip"), "f"); code != ExitOK {
+		t.Fatalf("first results: exit %d, stderr %q", code, errs)
+	}
+	out, _, code := runMain(t, "validate", "--json", "f")
+	var v engine.ValidateOutput
+	if err := json.Unmarshal([]byte(out), &v); err != nil {
+		t.Fatal(err)
+	}
+	codes := map[string]int{}
+	for _, f := range v.Findings {
+		codes[f.Code]++
+	}
+	if code != ExitOK || v.Counts.Warning != 0 || codes["bundle.results"] != 1 {
+		t.Errorf("validate of the folder with its results zip: exit %d, counts %+v, codes %v; want exit 0, no warning, one bundle.results", code, v.Counts, codes)
 	}
 }

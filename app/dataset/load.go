@@ -852,6 +852,21 @@ func (l *loader) companionBundle(p string) *Bundle {
 }
 
 // bundle reads one .eval752.zip.
+// resultsBundle reports whether a zip's entries are those of eval752's
+// results bundle: all under eval752-results/, its manifest.json among them.
+func resultsBundle(es []*bundle.Entry) bool {
+	const dir = "eval752-results/"
+	manifest := false
+	for _, e := range es {
+		n := bundle.Clean(e.Name)
+		if !strings.HasPrefix(n, dir) && n+"/" != dir {
+			return false
+		}
+		manifest = manifest || n == dir+"manifest.json"
+	}
+	return manifest
+}
+
 func (l *loader) bundle(name string, r io.ReaderAt, size int64) error {
 	l.ds.Has[model.FormatBundle] = true
 	lim := l.opt.Limits
@@ -874,6 +889,12 @@ func (l *loader) bundle(name string, r io.ReaderAt, size int64) error {
 	}
 	if oerr != nil {
 		return nil // reported as zip.corrupt
+	}
+	if resultsBundle(a.Entries) {
+		// eval752's own output, e.g. written into the folder it checks
+		l.ds.Bundles = l.ds.Bundles[:len(l.ds.Bundles)-1]
+		l.add(RuleResultsBundle.At(name, 0, "", "%s is an eval752 results bundle (eval752-results/manifest.json); its reports are outputs, not inputs, and are not read", name))
+		return nil
 	}
 
 	// manifest first: its files[].format may force sections' formats

@@ -23,6 +23,12 @@ var (
 		Source:      "seed 004 (manifest.json, meta.json, sections/ at the root of the zip)",
 		Hint:        "zip the folder's contents rather than the folder (cd folder && zip -r ../x.eval752.zip .)",
 	})
+	RuleResultsBundle = finding.Register(finding.Rule{
+		Code: "bundle.results", Severity: finding.Info, Family: "bundle",
+		Description: "a zip holding only eval752-results/ (with its manifest.json) is eval752's own results bundle, written by `eval752 results` or the page: its reports are outputs, not a benchmark, so it is hashed and not read",
+		Source:      "seed 004 (数据集或结果包: a results package is not a dataset bundle)",
+		Hint:        "nothing to do; to check the benchmark, give the files the results were made from",
+	})
 	RuleOSMetadata = finding.Register(finding.Rule{
 		Code: "bundle.os-metadata", Severity: finding.Info, Family: "bundle",
 		Description: "files an operating system adds when zipping (__MACOSX/, ._* AppleDouble files, .DS_Store, Thumbs.db, desktop.ini) are hashed but not read; one finding per bundle",

@@ -43,6 +43,9 @@ type ResultsManifest struct {
 	Tool    report.Tool         `json:"tool"`
 	Inputs  []dataset.InputInfo `json:"inputs"`
 	Counts  finding.Counts      `json:"counts"`
+	// AuditCounts count the audit's findings (validation's plus its own:
+	// refusal audit, leakage), when there is an audit.
+	AuditCounts *finding.Counts `json:"audit_counts,omitempty"`
 	Runs    []string            `json:"runs"`
 	Compare []string            `json:"compare,omitempty"` // [A, B] of compare.*
 	Files   []ResultsEntry      `json:"files"`
@@ -140,10 +143,21 @@ func WriteResultsZip(w io.Writer, r *Result) error {
 	if a, b, ok := r.ComparedRuns(); ok {
 		m.Compare = []string{a, b}
 	}
-	for _, f := range files {
-		sum := sha256.Sum256(f.Data)
-		m.Files = append(m.Files, ResultsEntry{Path: f.Name, SHA256: hex.EncodeToString(sum[:]), Bytes: len(f.Data), What: f.What})
+	if r.Audit != nil {
+		c := r.AuditFindings.Counts()
+		m.AuditCounts = &c
 	}
+	entry := func(f ResultsFile) ResultsEntry {
+		sum := sha256.Sum256(f.Data)
+		return ResultsEntry{Path: f.Name, SHA256: hex.EncodeToString(sum[:]), Bytes: len(f.Data), What: f.What}
+	}
+	for _, f := range files {
+		m.Files = append(m.Files, entry(f))
+	}
+	// README.md lists the report files; the manifest lists README.md too
+	// (every file but itself)
+	readme := ResultsFile{Name: "README.md", Data: resultsReadme(m), What: "what this bundle holds, with each report file's sha256"}
+	m.Files = append([]ResultsEntry{entry(readme)}, m.Files...)
 	var mb bytes.Buffer
 	enc := json.NewEncoder(&mb)
 	enc.SetIndent("", "  ")
@@ -151,10 +165,7 @@ func WriteResultsZip(w io.Writer, r *Result) error {
 	if err := enc.Encode(m); err != nil {
 		return err
 	}
-	files = append([]ResultsFile{
-		{Name: "README.md", Data: resultsReadme(m)},
-		{Name: "manifest.json", Data: mb.Bytes()},
-	}, files...)
+	files = append([]ResultsFile{readme, {Name: "manifest.json", Data: mb.Bytes()}}, files...)
 
 	zw := zip.NewWriter(w)
 	for _, f := range files {
@@ -173,6 +184,9 @@ func resultsReadme(m ResultsManifest) []byte {
 	var b strings.Builder
 	fmt.Fprintf(&b, "# eval752 results\n\nMade by %s %s from %d input file(s); validation: %d error(s), %d warning(s), %d info.\n",
 		m.Tool.Name, m.Tool.Version, len(m.Inputs), m.Counts.Error, m.Counts.Warning, m.Counts.Info)
+	if a := m.AuditCounts; a != nil {
+		fmt.Fprintf(&b, "Set-design audit: %d error(s), %d warning(s), %d info.\n", a.Error, a.Warning, a.Info)
+	}
 	if len(m.Runs) > 0 {
 		fmt.Fprintf(&b, "Runs: %s.", strings.Join(m.Runs, ", "))
 		if len(m.Compare) == 2 {
@@ -184,7 +198,7 @@ func resultsReadme(m ResultsManifest) []byte {
 	for _, f := range m.Files {
 		fmt.Fprintf(&b, "| `%s` | %s | `%s` |\n", f.Path, f.What, f.SHA256)
 	}
-	b.WriteString("\nmanifest.json lists the same files and every input with its sha256.\n")
+	b.WriteString("\nmanifest.json lists these files, this README and every input with its sha256.\n")
 	return []byte(b.String())
 }
 
