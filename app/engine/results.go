@@ -39,16 +39,16 @@ type ResultsFile struct {
 // (every input with its sha256, seed 000 §5), the validation counts, the
 // runs and the compared pair, and each file of the bundle with its sha256.
 type ResultsManifest struct {
-	Kind    string              `json:"kind"` // "eval752.results"
-	Tool    report.Tool         `json:"tool"`
-	Inputs  []dataset.InputInfo `json:"inputs"`
-	Counts  finding.Counts      `json:"counts"`
+	Kind   string              `json:"kind"` // "eval752.results"
+	Tool   report.Tool         `json:"tool"`
+	Inputs []dataset.InputInfo `json:"inputs"`
+	Counts finding.Counts      `json:"counts"`
 	// AuditCounts count the audit's findings (validation's plus its own:
 	// refusal audit, leakage), when there is an audit.
 	AuditCounts *finding.Counts `json:"audit_counts,omitempty"`
-	Runs    []string            `json:"runs"`
-	Compare []string            `json:"compare,omitempty"` // [A, B] of compare.*
-	Files   []ResultsEntry      `json:"files"`
+	Runs        []string        `json:"runs"`
+	Compare     []string        `json:"compare,omitempty"` // [A, B] of compare.*
+	Files       []ResultsEntry  `json:"files"`
 }
 
 // ResultsEntry lists one file of the bundle.
