@@ -128,8 +128,12 @@ type view struct {
 	flag      [][][]uint8
 	ambiguous [][]bool
 	// seeds[s] are the seeds whose targets apply on stratum s (nil = all),
-	// see descFor.
-	seeds [][]string
+	// see descFor; runSeeds caches them per stratum, run and metric, over
+	// the units where that run has the metric (see descForRun).
+	seeds    [][]string
+	runSeeds map[seedKey][]string
+	seedMu   sync.Mutex
+	metricAt map[string]int
 }
 
 const (
@@ -138,8 +142,14 @@ const (
 	flagUnresolved
 )
 
+// seedKey names one cached list of seeds: stratum, run, metric.
+type seedKey struct {
+	s, r   int
+	metric string
+}
+
 func newView(set *itemscore.Set, opt Options) *view {
-	v := &view{set: set, opt: opt}
+	v := &view{set: set, opt: opt, runSeeds: map[seedKey][]string{}, metricAt: map[string]int{}}
 	for i := range set.Runs {
 		if len(opt.Runs) == 0 || slices.Contains(opt.Runs, set.Runs[i].Run) {
 			v.runs = append(v.runs, &set.Runs[i])
@@ -151,6 +161,9 @@ func newView(set *itemscore.Set, opt Options) *view {
 		v.seeds[s] = v.stratumSeeds(s)
 	}
 	v.metrics = append(v.metrics, set.Metrics...)
+	for m, d := range v.metrics {
+		v.metricAt[d.Name] = m
+	}
 	v.cols = make([][][]float64, len(v.runs))
 	v.flag = make([][][]uint8, len(v.runs))
 	v.ambiguous = make([][]bool, len(v.runs))
@@ -240,8 +253,13 @@ func (v *view) descFor(d metrics.Descriptor, s int) metrics.Descriptor {
 	if d.Threshold == nil || s < 0 || s >= len(v.strata) {
 		return d
 	}
-	seeds := v.seeds[s]
-	if seeds == nil {
+	return keepSeeds(d, v.seeds[s])
+}
+
+// keepSeeds drops d's threshold unless it comes from one of seeds (nil:
+// every seed's target applies).
+func keepSeeds(d metrics.Descriptor, seeds []string) metrics.Descriptor {
+	if d.Threshold == nil || seeds == nil {
 		return d
 	}
 	for _, seed := range seeds {
@@ -267,7 +285,49 @@ func (v *view) descForRun(d metrics.Descriptor, s, r int) metrics.Descriptor {
 			d.Threshold = nil
 		}
 	}
-	return v.descFor(d, s)
+	if d.Threshold == nil || s < 0 || s >= len(v.strata) || r < 0 || r >= len(v.runs) {
+		return v.descFor(d, s)
+	}
+	return keepSeeds(d, v.seedsFor(s, r, d.Name))
+}
+
+// seedsFor lists the seeds of the units of stratum s on which run r has
+// metric name (within r's scope when name is no per-item metric): a run
+// scored on b-2 units only is judged by seed 000's targets even on a
+// stratum that mixes sets. nil when some such unit's set has no seed of its
+// own (every target applies).
+func (v *view) seedsFor(s, r int, name string) []string {
+	k := seedKey{s, r, name}
+	v.seedMu.Lock()
+	defer v.seedMu.Unlock()
+	if seeds, ok := v.runSeeds[k]; ok {
+		return seeds
+	}
+	m, perItem := v.metricAt[name]
+	var seeds []string
+	none := false
+	for _, i := range v.strata[s].Idx {
+		u := v.set.Units[i]
+		if perItem && math.IsNaN(v.cols[r][m][i]) || !perItem && !v.inScope(r, u.Set) {
+			continue
+		}
+		seed, ok := setSeeds[u.Set]
+		if !ok {
+			none = true
+			break
+		}
+		if !slices.Contains(seeds, seed) {
+			seeds = append(seeds, seed)
+		}
+	}
+	switch {
+	case none:
+		seeds = nil
+	case seeds == nil:
+		seeds = v.seeds[s] // the run has no such unit here: the stratum decides
+	}
+	v.runSeeds[k] = seeds
+	return seeds
 }
 
 // targetText is the target column of metric d on stratum s over the shown

@@ -174,6 +174,11 @@ func TestScoringNotes(t *testing.T) {
 // the target column names both when both kinds of run are shown.
 func TestRerankTargets(t *testing.T) {
 	set := scopeSet(t)
+	// both runs scored on b-2 and seed-003 units: targets of both seeds
+	// apply on "all"; y reranks
+	set.Runs[0].Sets = []string{"b2", "rag"}
+	set.Runs[0].Items[2] = itemscore.ItemScore{Values: map[string]float64{"recall@10": 1}}
+	set.Runs[0].Items[3] = itemscore.ItemScore{Values: map[string]float64{"recall@10": 1}}
 	set.Runs[1].Reranked = true
 	v := newView(set, DefaultOptions().normalized())
 	s := 0 // all units
@@ -194,5 +199,38 @@ func TestRerankTargets(t *testing.T) {
 	}
 	if got := v.targetText(desc(t, "mrr@10"), s); got != "≥ 0.60; reranked ≥ 0.70" {
 		t.Errorf("target column of mrr@10: %q", got)
+	}
+}
+
+// TestTargetsFollowTheRun: on a stratum that mixes sets ("all"), a run's
+// figure is judged by the targets of the sets it was scored on — x (b-2
+// only) by seed 000's recall@10 ≥ 0.90 and no seed-003 target, z (seed 003
+// only) by seed 003's MRR@10 ≥ 0.60 and not by seed 000's recall target.
+func TestTargetsFollowTheRun(t *testing.T) {
+	set := scopeSet(t)
+	set.Metrics = []metrics.Descriptor{desc(t, "recall@10"), desc(t, "mrr@10")}
+	for i := range set.Runs[0].Items {
+		if !set.Runs[0].Items[i].OutOfScope {
+			set.Runs[0].Items[i].Values["mrr@10"] = 1
+		}
+	}
+	rv := func(v float64) itemscore.ItemScore {
+		return itemscore.ItemScore{Values: map[string]float64{"recall@10": v, "mrr@10": v}}
+	}
+	out := itemscore.ItemScore{OutOfScope: true, Values: map[string]float64{}}
+	set.Runs = append(set.Runs, itemscore.RunScores{Run: "z", Sets: []string{"rag"}, Items: []itemscore.ItemScore{out, out, rv(1), rv(0)}})
+	v := newView(set, DefaultOptions().normalized())
+	x, z := 0, 2
+	for _, c := range []struct {
+		metric string
+		run    int
+		want   string
+	}{
+		{"recall@10", x, "≥ 0.90"}, {"mrr@10", x, "report"},
+		{"recall@10", z, "report"}, {"mrr@10", z, "≥ 0.60"},
+	} {
+		if got := thresholdOf(v.descForRun(desc(t, c.metric), 0, c.run)); got != c.want {
+			t.Errorf("%s of run %s on all units: %s, want %s", c.metric, set.Runs[c.run].Run, got, c.want)
+		}
 	}
 }
