@@ -463,8 +463,29 @@ func TestEmptyRerankIsNoRerank(t *testing.T) {
 	q1, q2 := unitIndex(t, set, "q1"), unitIndex(t, set, "q2")
 	check(t, "dense q1", set.Runs[runIndex(t, set, "dense")].Items[q1], []want{{"mrr", 0.5, "c1 at rank 2 of the retrieved list"}, {"hit@1", 0, ""}})
 	check(t, "rr q1", set.Runs[runIndex(t, set, "rr")].Items[q1], []want{{"mrr", 1, "reranked [c1]"}})
-	check(t, "rr q2", set.Runs[runIndex(t, set, "rr")].Items[q2], []want{{"mrr", 0, "the reranked list is empty"}})
+	rrq2 := set.Runs[runIndex(t, set, "rr")].Items[q2]
+	check(t, "rr q2", rrq2, []want{{"mrr", 0, "the reranked list is empty"}})
+	if !slices.Contains(rrq2.Flags, "rerank-empty") {
+		t.Errorf("rr q2 flags %v, want rerank-empty (the first stage found c1)", rrq2.Flags)
+	}
+
 	check(t, "rr.retrieve q2", set.Runs[runIndex(t, set, "rr.retrieve")].Items[q2], []want{{"mrr", 1, "retrieved [c1]"}})
+	// a run of another input named like the twin: no silent replacement
+	ds.Preds = append(ds.Preds, pred("rr.retrieve", "q1", []string{"c1"}, nil))
+	set, err = Score(ds, DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	names = names[:0]
+	for _, r := range set.Runs {
+		names = append(names, r.Run)
+	}
+	if want := []string{"dense", "rr", "rr.retrieve"}; !slices.Equal(names, want) || set.Runs[2].Items[q2].Missing != true {
+		t.Errorf("runs %v (rr.retrieve q2 missing %v): want the input's own rr.retrieve, not rr's first stage merged into it", names, set.Runs[2].Items[q2].Missing)
+	}
+	if !slices.ContainsFunc(set.Notes, func(n Note) bool { return n.Run == "rr" && strings.Contains(n.Text, "first-stage twin is not made") }) {
+		t.Errorf("notes %+v: want the twin clash said", set.Notes)
+	}
 }
 
 // TestGradeOutsideScaleIsNoJudgment: seed 003 grades are 0–3. A qrels line

@@ -19,6 +19,9 @@ type output struct {
 	verdict   string
 	passed    *bool
 	errText   string
+	// rerankEmpty: the run reranks, but this prediction's reranked list
+	// is empty while its retrieved list is not (flag "rerank-empty")
+	rerankEmpty bool
 
 	latency      *float64
 	inTok, outTk *int
@@ -33,8 +36,11 @@ type retrieved struct {
 
 // runOut collects one run's outputs.
 type runOut struct {
-	name      string
-	reranked  bool   // seed-003 predictions with reranked lists: its ranking is the reranked one
+	name     string
+	reranked bool // seed-003 predictions with reranked lists: its ranking is the reranked one
+	// twinClash: another input already names a run "<name>.retrieve", so
+	// this reranked run's first-stage twin is not made (a note says so)
+	twinClash bool
 	atoms     string // atom table path from run_config.json ("" = every atom)
 	byUnit    map[int]*output
 	dupUnits  map[int]bool
@@ -228,6 +234,7 @@ func collectRuns(ds *dataset.Dataset, byID map[string]int) []*runOut {
 		final := first
 		if p.RerankedChunkIDs != nil && reranks[name] {
 			final = predOutput(p, p.RerankedChunkIDs, p.RerankScores)
+			final.rerankEmpty = len(p.RerankedChunkIDs) == 0 && len(p.RetrievedChunkIDs) > 0
 			if _, seen := stage[name]; !seen {
 				stageOrder = append(stageOrder, name)
 			}
@@ -239,8 +246,16 @@ func collectRuns(ds *dataset.Dataset, byID map[string]int) []*runOut {
 		r.add(ui, ok, p.QID, final)
 		stage[name] = append(stage[name], firstStage{ui, ok, p.QID, first})
 	}
+	named := map[string]bool{} // runs the inputs name themselves
+	for _, r := range runs {
+		named[r.name] = true
+	}
 	for _, name := range stageOrder {
 		if get(name).fromResults {
+			continue
+		}
+		if named[name+".retrieve"] {
+			get(name).twinClash = true
 			continue
 		}
 		v := get(name + ".retrieve")

@@ -84,7 +84,7 @@ func Score(ds *dataset.Dataset, opt Options) (*Set, error) {
 	sc.finishSet(set, runs, first)
 	set.Notes = sc.notes(set, runs)
 	if len(sc.qrels) > 0 {
-		set.Config = append(set.Config, sc.qrelsConfig())
+		set.Config = append(set.Config, sc.qrelsConfig(runs))
 	}
 	return set, nil
 }
@@ -302,6 +302,12 @@ func (sc *scorer) scoreItem(u *unitSpec, ui int, r *runOut) ItemScore {
 		it.LatencyMS, it.InputTokens, it.OutputTokens, it.CostUSD = o.latency, o.inTok, o.outTk, o.cost
 		if o.errText != "" {
 			it.Flags = append(it.Flags, "error")
+		}
+		if o.rerankEmpty {
+			// scored on the empty final ranking (0), though the first
+			// stage found candidates: a rerank failure or truncation
+			// (seed 003 §9 RERANK_TRUNCATION), not a retrieval miss
+			it.Flags = append(it.Flags, "rerank-empty")
 		}
 	}
 	if r.dupUnits[ui] {
@@ -608,6 +614,9 @@ func (sc *scorer) notes(set *Set, runs []*runOut) []Note {
 	var out []Note
 	for ri, r := range runs {
 		rs := &set.Runs[ri]
+		if r.twinClash {
+			out = append(out, Note{Run: r.name, Text: "run " + r.name + " reranks, but another input already names a run " + r.name + ".retrieve: its first-stage twin is not made, so the rerank gain over its own first stage is not shown — rename that run"})
+		}
 		if r.setCaps["b2"].retrieves {
 			for i, u := range sc.units {
 				if u.b2 == nil || rs.Items[i].OutOfScope {
@@ -636,12 +645,21 @@ func (sc *scorer) notes(set *Set, runs []*runOut) []Note {
 }
 
 // qrelsConfig echoes which chunk qrels files grade which runs' chunks.
-func (sc *scorer) qrelsConfig() report.KV {
+func (sc *scorer) qrelsConfig(runs []*runOut) report.KV {
+	twin := map[string]bool{}
+	for _, r := range runs {
+		if strings.HasSuffix(r.name, ".retrieve") {
+			twin[strings.TrimSuffix(r.name, ".retrieve")] = true
+		}
+	}
 	var parts []string
 	for _, c := range sc.qrels {
 		scope := "every run"
 		if c.run != "" {
-			scope = "run " + c.run + " (and " + c.run + ".retrieve)"
+			scope = "run " + c.run
+			if twin[c.run] {
+				scope += " (and " + c.run + ".retrieve)"
+			}
 		}
 		parts = append(parts, c.path+" → "+scope)
 	}
