@@ -315,11 +315,14 @@ func TestDecodeProblemLocated(t *testing.T) {
 // its pointer.
 func TestEmptyHolder(t *testing.T) {
 	line := `{"query_id":"b1","modality":"pdf","question":"?","answer":"a","answer_format":"str","gold":[{"source_id":"s.pdf","region":{"page":1}}],"scope":{"holder":"","session":null,"scenario":"qa"},"as_of":"2024-01-01T00:00:00Z","unanswerable":false,"origin":{"dataset":"d","revision":"r","item":"row:0","license":"cc"},"split":"dev"}`
-	ds := load(t, memInput("b2.jsonl", []byte(line+"\n")))
-	for _, f := range ds.Findings {
-		if f.Pointer == "/scope/holder" && f.Code == "schema.range" && strings.Contains(f.Message, "must not be empty") {
-			return
+	for holder, code := range map[string]string{`""`: "schema.range", `"  "`: "schema.pattern"} {
+		ds := load(t, memInput("b2.jsonl", []byte(strings.Replace(line, `"holder":""`, `"holder":`+holder, 1)+"\n")))
+		found := false
+		for _, f := range ds.Findings {
+			found = found || f.Pointer == "/scope/holder" && f.Code == code && strings.Contains(f.Message, "must not be")
+		}
+		if !found {
+			t.Errorf("holder %s: findings %+v; want %s at /scope/holder", holder, ds.Findings, code)
 		}
 	}
-	t.Errorf("findings %+v: want schema.range at /scope/holder", ds.Findings)
 }

@@ -48,9 +48,9 @@ var (
 	})
 	RuleSchemaPattern = finding.Register(finding.Rule{
 		Code: "schema.pattern", Severity: finding.Error, Family: "schema",
-		Description: "a string does not match the required pattern (hashes, ids)",
+		Description: "a string does not match the required pattern (hashes, ids, names that must not be blank)",
 		Source:      "static/schemas/<format>.schema.json",
-		Hint:        "sha256 values are 64 hex digits (optionally prefixed sha256:)",
+		Hint:        "write the value in the form the format defines: sha256 values are 64 hex digits (optionally prefixed sha256:), names and holders are not blank",
 	})
 	RuleSchemaRange = finding.Register(finding.Rule{
 		Code: "schema.range", Severity: finding.Error, Family: "schema",
@@ -305,6 +305,9 @@ func leafFindings(e *jsonschema.ValidationError, kw string, root any, path strin
 		}
 		return finding.List{RuleSchemaFormat.At(path, line, ptr, "%s must be a valid %s; got %s", field(e.InstanceLocation), fmtName, show(val))}
 	case "pattern":
+		if s, ok := val.(string); ok && strings.TrimSpace(s) == "" {
+			return finding.List{RuleSchemaPattern.At(path, line, ptr, "%s must not be blank; got %s", field(e.InstanceLocation), show(val))}
+		}
 		return finding.List{RuleSchemaPattern.At(path, line, ptr, "%s = %s %s", field(e.InstanceLocation), show(val), e.Message)}
 	case "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "minItems", "maxItems",
 		"minLength", "maxLength", "minProperties", "maxProperties", "multipleOf", "uniqueItems":
