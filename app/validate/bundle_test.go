@@ -235,6 +235,13 @@ var resultCases = []ruleCase{
 
 	{name: "b-2 results with an atom table", code: "result.no-atom-table", ds: b2ResultsDS([]string{"a1"}, b2res1, b2res2)},
 	{name: "eval752 results retrieving without a table", code: "result.no-atom-table", ds: resultsDS("", nil, true, res1)},
+	{name: "b-2 results with chunks but no atoms", code: "result.no-atom-table", ds: func() *dataset.Dataset {
+		ds := b2ResultsDS(nil, b2res1)()
+		ds.Chunks = append(ds.Chunks, rec[model.RAGChunk]("data/chunks.jsonl", 1, `{"chunk_id":"a1","doc_id":"d"}`))
+		return ds
+	},
+		// seed-003 chunks are no atom table for b-2 items
+		want: []string{"r.eval752.zip!results.jsonl:1:/retrieved"}},
 	{name: "b-2 results without any atom table", code: "result.no-atom-table", ds: b2ResultsDS(nil, b2res1, b2res2, patch(b2res1, "run", "dense")),
 		// once per run, at its first retrieving line
 		want: []string{"r.eval752.zip!results.jsonl:1:/retrieved", "r.eval752.zip!results.jsonl:3:/retrieved"}},

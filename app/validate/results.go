@@ -111,12 +111,14 @@ func (c *checker) checkResults() {
 	}
 	// Every loaded atom / chunk id, and the ids per atom-table file.
 	allAtoms := map[string]bool{}
+	atomsOnly := map[string]bool{} // b-2 items resolve on atoms, never on seed-003 chunks
 	byFile := map[string]map[string]bool{}
 	for _, a := range c.ds.Atoms {
 		if !a.Typed {
 			continue
 		}
 		allAtoms[a.V.AtomID] = true
+		atomsOnly[a.V.AtomID] = true
 		if byFile[a.Path] == nil {
 			byFile[a.Path] = map[string]bool{}
 		}
@@ -222,7 +224,9 @@ func (c *checker) checkResults() {
 				}
 				continue
 			}
-		} else if len(allAtoms) > 0 {
+		} else if b2IDs[res.ItemID] && len(atomsOnly) > 0 {
+			table = atomsOnly
+		} else if !b2IDs[res.ItemID] && len(allAtoms) > 0 {
 			table = allAtoms
 		} else {
 			if b2IDs[res.ItemID] && once.first(ruleResultNoAtomTable.Code+"\x00"+res.Run, "") {
