@@ -1,6 +1,8 @@
 package itemscore
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"path"
 	"slices"
 	"strconv"
@@ -97,20 +99,29 @@ func (sc *scorer) qrelsPaths(key string) []string {
 	return out
 }
 
-// inputSHAs returns the sha256 of each loaded input path ("" when the
-// dataset did not record it).
-func (sc *scorer) inputSHAs(paths []string) []string {
-	if len(paths) == 0 {
-		return nil
-	}
-	out := make([]string, len(paths))
-	for i, p := range paths {
-		for _, in := range sc.ds.Inputs {
-			if in.Path == p {
-				out[i] = in.SHA256
-				break
+// qrelsDigests returns, for each chunk qrels file named by key, the sha256
+// of its judgments in canonical order ("qid docno grade" lines sorted): two
+// files that judge the same chunks the same way have one digest whatever
+// their line order, line ends or header line.
+func (sc *scorer) qrelsDigests(key string) []string {
+	var out []string
+	for _, s := range strings.Split(key, ",") {
+		i, err := strconv.Atoi(s)
+		if err != nil || i < 0 || i >= len(sc.qrels) {
+			continue
+		}
+		var lines []string
+		for qid, docs := range sc.qrels[i].grades {
+			for doc, g := range docs {
+				lines = append(lines, qid+"\t"+doc+"\t"+strconv.Itoa(g)+"\n")
 			}
 		}
+		slices.Sort(lines)
+		h := sha256.New()
+		for _, l := range lines {
+			h.Write([]byte(l))
+		}
+		out = append(out, hex.EncodeToString(h.Sum(nil)))
 	}
 	return out
 }

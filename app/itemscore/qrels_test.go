@@ -519,3 +519,31 @@ func TestGradeOutsideScaleIsNoJudgment(t *testing.T) {
 		t.Errorf("unjudged %d, want 2 (chk_b, chk_c)", it.Unjudged)
 	}
 }
+
+// TestQrelsDigest: two runs' qrels.tsv with the same judgments in another
+// line order, with CRLF line ends and seed 003's header line have one
+// digest (one truth set); a changed grade changes it.
+func TestQrelsDigest(t *testing.T) {
+	q := `{"qid":"q1","query":"?","answerable":true,"gold_evidence_groups":[],"split":"test"}` + "\n"
+	p := func(qid string) string { return `{"qid":"` + qid + `","retrieved_chunk_ids":["c1"]}` + "\n" }
+	ds := load(t,
+		[2]string{"eval/questions.jsonl", q},
+		[2]string{"runs/a/qrels.tsv", "q1 0 c1 3\nq1 0 c2 1\n"},
+		[2]string{"runs/a/predictions.jsonl", p("q1")},
+		[2]string{"runs/b/qrels.tsv", "qid 0 chunk_id relevance_grade\r\nq1 0 c2 1\r\nq1 0 c1 3\r\n"},
+		[2]string{"runs/b/predictions.jsonl", p("q1")},
+		[2]string{"runs/c/qrels.tsv", "q1 0 c1 2\nq1 0 c2 1\n"},
+		[2]string{"runs/c/predictions.jsonl", p("q1")},
+	)
+	set, err := Score(ds, DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := map[string][]string{}
+	for _, r := range set.Runs {
+		d[r.Run] = r.QrelsDigest
+	}
+	if len(d["a"]) != 1 || !slices.Equal(d["a"], d["b"]) || slices.Equal(d["a"], d["c"]) {
+		t.Errorf("digests %v: want a == b (same judgments) and a != c (c1 graded 2)", d)
+	}
+}

@@ -79,9 +79,10 @@ type RunScores struct {
 	// that judge this run's seed-003 units, in load order; a paired
 	// comparison says when two runs were judged by different ones.
 	Qrels []string `json:"qrels,omitempty"`
-	// QrelsSHA256 are the sha256 of those files (same order; "" when
-	// unknown): two runs judged by files of one content share a truth set.
-	QrelsSHA256 []string `json:"qrels_sha256,omitempty"`
+	// QrelsDigest are the sha256 of those files' judgments in canonical
+	// order (same order as Qrels): two runs judged by files that grade the
+	// same chunks the same way share a truth set.
+	QrelsDigest []string `json:"qrels_digest,omitempty"`
 	// Reranked: the run's ranking is a reranked one (seed 003 §6.1), so
 	// seed 003 §7's rerank targets apply to it, not the first-stage ones
 	// (its "<run>.retrieve" twin gets those).

@@ -177,7 +177,7 @@ func Compare(set *itemscore.Set, runA, runB string, opt Options) (*report.Report
 // chunks are judged only by the anchors that resolve, and its figures carry
 // unjudged flags.
 func truthNote(a, b itemscore.RunScores) string {
-	if slices.Equal(a.Qrels, b.Qrels) || sameContent(a.QrelsSHA256, b.QrelsSHA256) {
+	if slices.Equal(a.Qrels, b.Qrels) || sameContent(a.QrelsDigest, b.QrelsDigest) {
 		return ""
 	}
 	name := func(r itemscore.RunScores) string {

@@ -270,17 +270,17 @@ func TestRerankGainTarget(t *testing.T) {
 }
 
 // TestSameQrelsContentOneTruth: two runs judged by run-specific qrels files
-// of one content (same sha256, e.g. runs/a/qrels.tsv copied to runs/b/) are
-// judged by one truth set: no "different qrels files" note. Different
-// contents keep the note.
+// with the same judgments (same digest, e.g. runs/a/qrels.tsv copied to
+// runs/b/ or re-sorted) are judged by one truth set: no "different qrels
+// files" note. Different judgments keep the note.
 func TestSameQrelsContentOneTruth(t *testing.T) {
 	mk := func(shaB string) *itemscore.Set {
 		return &itemscore.Set{
 			Units:   []itemscore.Unit{{ID: "u1", Answerable: true}},
 			Metrics: []metrics.Descriptor{desc(t, "mrr")},
 			Runs: []itemscore.RunScores{
-				{Run: "a", Qrels: []string{"runs/a/qrels.tsv"}, QrelsSHA256: []string{"aa"}, Items: []itemscore.ItemScore{{Values: map[string]float64{"mrr": 1}}}},
-				{Run: "b", Qrels: []string{"runs/b/qrels.tsv"}, QrelsSHA256: []string{shaB}, Items: []itemscore.ItemScore{{Values: map[string]float64{"mrr": 0.5}}}},
+				{Run: "a", Qrels: []string{"runs/a/qrels.tsv"}, QrelsDigest: []string{"aa"}, Items: []itemscore.ItemScore{{Values: map[string]float64{"mrr": 1}}}},
+				{Run: "b", Qrels: []string{"runs/b/qrels.tsv"}, QrelsDigest: []string{shaB}, Items: []itemscore.ItemScore{{Values: map[string]float64{"mrr": 0.5}}}},
 			},
 		}
 	}
