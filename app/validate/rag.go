@@ -4,6 +4,9 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"fmt"
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -35,7 +38,7 @@ var (
 	ruleRAGAnchorUnchecked = register(finding.Rule{
 		Code:        "rag.anchor-unchecked",
 		Severity:    finding.Info,
-		Description: "An anchor's offsets and evidence_sha256 are checked against its document's text, char_count or pages; when documents.jsonl gives none of them (seed 003 §1.3 lists no text field), say so once per file rather than pass the anchors silently.",
+		Description: "An anchor's offsets and evidence_sha256 are checked against its document's text, char_count or pages; the documents that give none of them (seed 003 §1.3 lists no text field), or a length but no text (the hash cannot be recomputed), are named in one finding per file rather than their anchors passing silently.",
 		Source:      "seed 003 §4.2 step 4 (自动检查证据是否真实存在); §4.3 (evidence_sha256)",
 		Hint:        "Add the document's text (or char_count, or pages.jsonl with char offsets and text) in the controlled copy you validate, to check every span and its hash.",
 		Family:      "rag",
@@ -271,19 +274,23 @@ type anchor struct {
 
 // ragIndex holds the documents and pages an anchor is checked against.
 type ragIndex struct {
-	docs     map[string][]*dataset.Rec[model.RAGDocument]
-	pages    map[string][]*dataset.Rec[model.RAGPage] // by doc_id
-	runes    map[*model.RAGDocument][]rune
-	haveDocs bool
+	// unchecked records, per file, the documents whose anchors could not
+	// be checked: no length known (spans) or no text (evidence_sha256)
+	unchecked map[string]*uncheckedDocs
+	docs      map[string][]*dataset.Rec[model.RAGDocument]
+	pages     map[string][]*dataset.Rec[model.RAGPage] // by doc_id
+	runes     map[*model.RAGDocument][]rune
+	haveDocs  bool
 }
 
 func (c *checker) checkRAG() {
 	ds := c.ds
 	ix := &ragIndex{
-		docs:     map[string][]*dataset.Rec[model.RAGDocument]{},
-		pages:    map[string][]*dataset.Rec[model.RAGPage]{},
-		runes:    map[*model.RAGDocument][]rune{},
-		haveDocs: c.has(model.FormatRAGDocument) || len(ds.Documents) > 0,
+		unchecked: map[string]*uncheckedDocs{},
+		docs:      map[string][]*dataset.Rec[model.RAGDocument]{},
+		pages:     map[string][]*dataset.Rec[model.RAGPage]{},
+		runes:     map[*model.RAGDocument][]rune{},
+		haveDocs:  c.has(model.FormatRAGDocument) || len(ds.Documents) > 0,
 	}
 	for i := range ds.Documents {
 		if d := &ds.Documents[i]; d.Typed {
@@ -341,6 +348,7 @@ func (c *checker) checkRAG() {
 		c.checkAnchor(ix, once, r.Loc, "", anchor{j.DocID, j.DocumentVersionID, j.PageNo, j.CharStart, j.CharEnd, j.BBox, j.EvidenceSHA256, nil})
 	}
 
+	c.reportUnchecked(ix)
 	c.checkPredictions(once, haveQuestions, qids)
 	c.checkRunQrels(qids)
 	c.checkSearchable(ix)
@@ -506,8 +514,8 @@ func (c *checker) checkAnchor(ix *ragIndex, once onceSet, l dataset.Loc, base st
 		at(ruleRAGOutside, "/char_end", "span [%d, %d) ends past the end of %s (%d characters)", cs, ce, a.DocID, length)
 		return
 	}
-	if !haveLen && once.first(ruleRAGAnchorUnchecked.Code, l.Path) {
-		c.add(ruleRAGAnchorUnchecked.At(l.Path, 0, "", "documents.jsonl gives %s no text, char_count or pages with offsets, so the spans of its anchors (here from line %d) and their evidence_sha256 are not checked against it", a.DocID, l.Line))
+	if !haveLen {
+		ix.noteUnchecked(l, a.DocID, false)
 	}
 	if a.PageNo != nil {
 		if p := findPage(pages, *a.PageNo); p != nil && p.V.CharStart != nil && p.V.CharEnd != nil &&
@@ -534,6 +542,9 @@ func (c *checker) checkAnchor(ix *ragIndex, once onceSet, l dataset.Loc, base st
 		}
 	}
 	if !haveSpan {
+		if haveLen && shaOK {
+			ix.noteUnchecked(l, a.DocID, true) // a length (char_count) but no text: the hash cannot be recomputed
+		}
 		return
 	}
 	if a.Text != nil && *a.Text != span {
@@ -813,4 +824,56 @@ func firstRise(scores []float64) int {
 		}
 	}
 	return -1
+}
+
+// uncheckedDocs are the documents of one file's anchors that could not be
+// checked, in first-seen order, with the first line of each.
+type uncheckedDocs struct {
+	spans, hashes []string
+	line          map[string]int
+}
+
+func (ix *ragIndex) noteUnchecked(l dataset.Loc, doc string, hashOnly bool) {
+	u := ix.unchecked[l.Path]
+	if u == nil {
+		u = &uncheckedDocs{line: map[string]int{}}
+		ix.unchecked[l.Path] = u
+	}
+	list := &u.spans
+	if hashOnly {
+		list = &u.hashes
+	}
+	if !slices.Contains(*list, doc) {
+		*list = append(*list, doc)
+	}
+	if _, ok := u.line[doc]; !ok {
+		u.line[doc] = l.Line
+	}
+}
+
+// reportUnchecked says once per file which documents' anchors were not
+// checked, and why.
+func (c *checker) reportUnchecked(ix *ragIndex) {
+	for _, p := range slices.Sorted(maps.Keys(ix.unchecked)) {
+		u := ix.unchecked[p]
+		name := func(docs []string) string {
+			var parts []string
+			for i, d := range docs {
+				if i == 5 {
+					parts = append(parts, fmt.Sprintf("and %d more", len(docs)-5))
+					break
+				}
+				parts = append(parts, fmt.Sprintf("%s (first at line %d)", d, u.line[d]))
+			}
+			return strings.Join(parts, ", ")
+		}
+		var what []string
+		if len(u.spans) > 0 {
+			what = append(what, fmt.Sprintf("documents.jsonl gives %s no text, char_count or pages with offsets, so the spans of their anchors and their evidence_sha256 are not checked", name(u.spans)))
+		}
+		if len(u.hashes) > 0 {
+			what = append(what, fmt.Sprintf("documents.jsonl gives %s a length but no text, so evidence_sha256 cannot be recomputed", name(u.hashes)))
+		}
+		c.add(ruleRAGAnchorUnchecked.At(p, 0, "", "%s", strings.Join(what, "; ")))
+	}
 }

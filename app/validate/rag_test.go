@@ -1,6 +1,8 @@
 package validate
 
 import (
+	"strings"
+
 	"eval752/app/dataset"
 	"eval752/app/model"
 )
@@ -133,7 +135,14 @@ var ragCases = []ruleCase{
 		anchorQ("doc_id", "doc_bare", "document_version_id", "", "char_start", 4000, "char_end", 5000, "evidence_sha256", ""),
 		patch(anchorQ("doc_id", "doc_bare", "document_version_id", "", "char_start", 1, "char_end", 2, "evidence_sha256", ""), "qid", "q2"),
 	}, docs: append([]string{`{"doc_id":"doc_bare","title":"演示","review_state":"CLOUD_APPROVED"}`}, docs...)}),
-		want: []string{"eval/questions.jsonl:0:"}, msg: "documents.jsonl gives doc_bare no text, char_count or pages with offsets"},
+		want: []string{"eval/questions.jsonl:0:"}, msg: "documents.jsonl gives doc_bare (first at line 1) no text, char_count or pages with offsets"},
+	{name: "two bare documents, and one with a length but no text", code: "rag.anchor-unchecked", ds: ragDS(ragFiles{questions: []string{
+		anchorQ("doc_id", "doc_bare", "document_version_id", "", "char_start", 1, "char_end", 2, "evidence_sha256", ""),
+		patch(anchorQ("doc_id", "doc_bare2", "document_version_id", "", "char_start", 1, "char_end", 2, "evidence_sha256", ""), "qid", "q2"),
+		patch(anchorQ("doc_id", "doc_count", "document_version_id", "", "char_start", 40, "char_end", 50, "evidence_sha256", strings.Repeat("f", 64)), "qid", "q3"),
+	}, docs: append([]string{`{"doc_id":"doc_bare","title":"演示","review_state":"CLOUD_APPROVED"}`, `{"doc_id":"doc_bare2","title":"演示","review_state":"CLOUD_APPROVED"}`}, docs...)}),
+		// one finding for the file, naming every document and why
+		want: []string{"eval/questions.jsonl:0:"}, msg: "doc_bare (first at line 1), doc_bare2 (first at line 2) no text, char_count or pages with offsets, so the spans of their anchors and their evidence_sha256 are not checked; documents.jsonl gives doc_count (first at line 3) a length but no text, so evidence_sha256 cannot be recomputed"},
 
 	{name: "valid pages", code: "rag.page", ds: ragDS(ragFiles{questions: []string{goodRAG,
 		patch(anchorQ("doc_id", "doc_paged", "document_version_id", "", "page_no", 2, "char_start", 120, "char_end", 130, "evidence_sha256", ""), "qid", "q2"),
