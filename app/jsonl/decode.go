@@ -12,9 +12,13 @@ import (
 	"eval752/app/finding"
 )
 
-// MaxDepth bounds nesting (encoding/json uses the same bound), so a line of
-// ten million "[" is a syntax finding, not a stack overflow.
-const MaxDepth = 10000
+// MaxDepth bounds nesting, so a line of ten million "[" is a syntax finding,
+// not a stack overflow. No eval752 format nests records more than a few
+// levels; the bound is far below encoding/json's 10000 because the checks
+// after decoding (JSON Schema, the typed decode) recurse too, and in the
+// browser's WebAssembly a few thousand levels exhaust the JavaScript stack
+// and kill the worker.
+const MaxDepth = 512
 
 // ProblemKind classifies a decoding problem.
 type ProblemKind int
@@ -244,7 +248,7 @@ func (d *decoder) value(depth int, ptr string) (any, bool) {
 		d.at[ptr] = d.i
 	}
 	if depth > MaxDepth {
-		return nil, d.fail("nesting deeper than %d", MaxDepth)
+		return nil, d.fail("nesting deeper than %d levels (no eval752 format nests a record this deep)", MaxDepth)
 	}
 	if d.i >= len(d.b) {
 		return nil, d.fail("unexpected end of line, expected a value")

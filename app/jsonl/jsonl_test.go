@@ -156,6 +156,14 @@ func TestDecodeDeepNesting(t *testing.T) {
 	if v != nil || len(problems) != 1 || problems[0].Kind != Syntax {
 		t.Errorf("deep nesting: %v", problems)
 	}
+	// the bound is MaxDepth = 512 levels below the record: 512 nested
+	// arrays inside its object pass, 513 fail
+	for n, ok := range map[int]bool{512: true, 513: false} {
+		line := []byte(`{"a":` + strings.Repeat("[", n) + strings.Repeat("]", n) + `}`)
+		if _, problems := Decode(line); (len(problems) == 0) != ok {
+			t.Errorf("%d nested arrays in an object: problems %v, want ok=%v", n, problems, ok)
+		}
+	}
 }
 
 func TestDecodeRecord(t *testing.T) {

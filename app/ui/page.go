@@ -161,13 +161,13 @@ func (p *Page) takeAction(act app.Value) {
 	case "files":
 		files := act.Get("files")
 		if !files.Truthy() || files.Length() == 0 {
-			p.status, p.errMsg = StatusError, "the folder holds no file (hidden files, whose name starts with \".\", are left out)"
+			p.failLoad(emptyFolder)
 			return
 		}
 		p.status = StatusLoading
 		p.evaluate(app.Window().Get("Array").Call("from", files), act.Get("names"))
 	case "error":
-		p.status, p.errMsg = StatusError, act.Get("message").String()
+		p.failLoad(act.Get("message").String())
 	}
 }
 
@@ -377,7 +377,7 @@ func (p *Page) evaluate(files, names app.Value) {
 	}
 	if len(all) == 0 {
 		if files.Length() > 0 {
-			p.status, p.errMsg = StatusError, "the folder holds no file (hidden files, whose name starts with \".\", are left out)"
+			p.failLoad(emptyFolder)
 		}
 		return
 	}
@@ -402,12 +402,7 @@ func (p *Page) evaluate(files, names app.Value) {
 		sent = append(sent, g.name)
 		p.names = append(p.names, g.name)
 	}
-	p.res, p.win, p.ipage, p.sel, p.fpage = nil, nil, nil, nil, nil
-	p.raw, p.reps = nil, nil
-	p.meta = wire.ResultMeta{}
-	p.fq = wire.FindingQuery{}
-	p.iq = wire.ItemQuery{}
-	p.cmp, p.cmpBusy = wire.CompareRequest{}, 0
+	p.clearResult()
 	p.status, p.errMsg, p.notice = StatusLoading, "", ""
 	p.readyFind = 0
 	p.loads++
@@ -415,6 +410,24 @@ func (p *Page) evaluate(files, names app.Value) {
 	p.started = time.Now()
 	p.evalID = p.send(map[string]any{"type": wire.TypeEvaluate, "files": arr, "names": sent})
 	p.working = true
+}
+
+// clearResult forgets the shown load, so a new load's state (or its
+// failure) never appears over the previous one's verdict and tables.
+func (p *Page) clearResult() {
+	p.res, p.win, p.ipage, p.sel, p.fpage = nil, nil, nil, nil, nil
+	p.raw, p.reps = nil, nil
+	p.meta = wire.ResultMeta{}
+	p.fq = wire.FindingQuery{}
+	p.iq = wire.ItemQuery{}
+	p.cmp, p.cmpBusy = wire.CompareRequest{}, 0
+}
+
+// failLoad shows that a load the user asked for could not start, in place
+// of the previous load's result.
+func (p *Page) failLoad(msg string) {
+	p.clearResult()
+	p.status, p.errMsg = StatusError, msg
 }
 
 // loadDemo fetches the same-origin demo bundle and evaluates it like a file
@@ -447,7 +460,7 @@ func (p *Page) startDemo() {
 }
 
 func (p *Page) fail(msg string) {
-	p.ctx.Dispatch(func(ctx app.Context) { p.status, p.errMsg = StatusError, msg })
+	p.ctx.Dispatch(func(ctx app.Context) { p.failLoad(msg) })
 }
 
 // then attaches callbacks to a JS promise and releases them once settled.
@@ -482,9 +495,17 @@ func (p *Page) cancel(ctx app.Context, e app.Event) {
 	p.startWorker()
 }
 
+// emptyFolder is what a folder with no file to read says.
+const emptyFolder = "the folder holds no file (hidden files, whose name starts with \".\", are left out)"
+
 func (p *Page) onFiles(ctx app.Context, e app.Event) {
 	in := ctx.JSSrc()
 	files := in.Get("files")
+	if files.Length() == 0 && in.Get("webkitdirectory").Truthy() {
+		// a folder picked with nothing in it: say so, as for a drop
+		p.failLoad(emptyFolder)
+		return
+	}
 	if files.Length() > 0 {
 		p.status = StatusLoading // first: no stale "ready" while the files are taken
 	}

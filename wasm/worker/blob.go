@@ -48,6 +48,26 @@ func newBlobReader(blob js.Value, onRead func(int64)) *blobReader {
 // was a file: a folder dropped by a browser without folder support) says.
 const errUnreadable = "the browser cannot read this file: it was moved, deleted or changed since it was picked, or it is a folder; pick or drop it again"
 
+// probe reads the whole of an empty-looking blob: a File whose file was
+// deleted after the user gave it can report size 0, and reading it is what
+// tells that apart from a truly empty file (it throws).
+func (b *blobReader) probe() (err error) {
+	if b.size != 0 {
+		return nil
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			jerr, ok := r.(js.Error)
+			if !ok {
+				panic(r)
+			}
+			err = fmt.Errorf("%s (%s)", errUnreadable, jerr.Get("name").String())
+		}
+	}()
+	b.reader.Call("readAsArrayBuffer", b.blob)
+	return nil
+}
+
 func (b *blobReader) chunk(idx int64) (data []byte, err error) {
 	for i, c := range b.cache {
 		if c.idx == idx {

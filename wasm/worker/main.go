@@ -173,6 +173,10 @@ func (w *worker) evaluate(id int, files, names js.Value) {
 		// Two files of one name (from two folders) are told apart by
 		// dataset.Load, which also reads a file given twice once.
 		br := newBlobReader(f, onRead)
+		if err := br.probe(); err != nil {
+			postErr(id, "%s: %v", name, err)
+			return
+		}
 		total += br.size
 		// a name with a "/" is a path inside a folder the user picked
 		w.inputs = append(w.inputs, dataset.Input{Name: name, R: br, Size: br.size, InFolder: strings.Contains(name, "/")})

@@ -97,6 +97,68 @@ func TestUnreadableFile(t *testing.T) {
 	checkAgainstCLI(t, b, env.demo)
 }
 
+// TestDeepNesting: a line nested thousands of levels deep (8 KB of "[")
+// is a located syntax finding, as on the command line — it does not exhaust
+// the worker's JavaScript stack and kill the load.
+func TestDeepNesting(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "deep.jsonl")
+	good := `{"id":"q-001","type":"mcq_single","inputs":{"text":"法国的首都是？","images":[],"audio":[],"video":[]},"choices":["伦敦","巴黎"],"answer":"巴黎","checker":null,"criteria":null,"meta":{"source":"geo","difficulty":"easy","section":"Europe"}}`
+	deep := func(n int) string { return `{"id":"q-00x","a":` + strings.Repeat("[", n) + strings.Repeat("]", n) + `}` }
+	os.WriteFile(file, []byte(good+"\n"+deep(4000)+"\n"+deep(10001)+"\n"), 0o644)
+	v := cliValidate(t, file)
+	b := newBrowser(t)
+	b.open()
+	b.upload(file)
+	b.waitReady(60 * time.Second)
+	rows := eval[[]string](b, `[...document.querySelectorAll('[data-test=finding]')].map(e => e.dataset.line + " " + e.dataset.code)`)
+	var want []string
+	for _, f := range v.Findings {
+		want = append(want, fmt.Sprintf("%d %s", f.Line, f.Code))
+	}
+	if !slices.Contains(want, "2 jsonl.syntax") || !slices.Equal(rows, want) {
+		t.Errorf("finding rows %q, CLI %q (want jsonl.syntax at lines 2 and 3)", rows, want)
+	}
+}
+
+// TestFileGoneBeforeLoad: a file dropped while the page starts and deleted
+// before the UI takes it cannot be read; the load ends with a message that
+// says so, never "passes validation" on an "empty file". An empty folder
+// given to the folder picker says it holds no file, and a failed load does
+// not leave the previous load's verdict and tables on the page.
+func TestFileGoneBeforeLoad(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "broken.jsonl")
+	os.WriteFile(file, []byte("{\"id\": \n{not json\n"), 0o644)
+	b := newBrowser(t)
+	release := holdAppWasm(t, b)
+	b.do(chromedp.Navigate(env.baseURL + "/"))
+	b.waitJS(`!!document.querySelector('.drop')`, 10*time.Second)
+	b.drop(file)
+	if err := os.Remove(file); err != nil {
+		t.Fatal(err)
+	}
+	release()
+	b.waitJS(`document.querySelector('[data-test=status]').textContent === 'error'`, 60*time.Second)
+	msg := eval[string](b, `document.querySelector('[data-test=error]').textContent`)
+	if !strings.Contains(msg, "cannot read this file") || strings.Contains(msg, "goroutine") {
+		t.Errorf("a file deleted before the load: the page says %q", msg)
+	}
+
+	b.click(`[data-test=demo-button]`)
+	b.waitReady(60 * time.Second)
+	empty := filepath.Join(dir, "empty")
+	os.MkdirAll(filepath.Join(empty, ".git"), 0o755)
+	os.WriteFile(filepath.Join(empty, ".DS_Store"), []byte("x"), 0o644)
+	b.do(chromedp.SetUploadFiles(chromedp.CSS(`[data-test=folder-input]`), []string{empty}))
+	b.waitJS(`document.querySelector('[data-test=status]').textContent === 'error'`, 20*time.Second)
+	if msg := eval[string](b, `document.querySelector('[data-test=error]').textContent`); !strings.Contains(msg, "holds no file") {
+		t.Errorf("an empty folder picked: the page says %q", msg)
+	}
+	if n := eval[int](b, `document.querySelectorAll('[data-test=metric], [data-test=finding]').length`); n != 0 {
+		t.Errorf("after the failed load, %d metric cells / finding rows of the demo are still shown", n)
+	}
+}
+
 // TestFolderPickAndDrop: seed 003's experiment folder (data/ eval/
 // runs/<id>/, both runs' files named predictions.jsonl) given through the
 // folder picker and then dropped as a folder: each time the page reads the

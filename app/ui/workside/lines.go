@@ -57,6 +57,7 @@ func ReadLines(inputs []dataset.Input, req wire.LinesRequest) wire.LineWindow {
 	n := 1
 	var cur []byte
 	cut := false
+	var readErr error // not EOF: the file can no longer be read
 	limit := func(n int) int {
 		switch {
 		case n == req.Line && req.Pointer != "":
@@ -100,11 +101,19 @@ func ReadLines(inputs []dataset.Input, req wire.LinesRequest) wire.LineWindow {
 			continue
 		}
 		if err != nil {
+			if err != io.EOF {
+				readErr = err
+				break
+			}
 			if len(cur) > 0 || cut {
 				flush()
 			}
 			break
 		}
+	}
+	if readErr != nil {
+		return wire.LineWindow{Path: req.Path, Line: req.Line,
+			Err: fmt.Sprintf("%s can no longer be read, so its lines cannot be shown (%v): it was moved, deleted or changed after it was loaded; load it again", req.Path, readErr)}
 	}
 	if req.Pointer != "" {
 		focus(&w, req)

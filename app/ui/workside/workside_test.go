@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"eval752/app/dataset"
+	"errors"
 	"fmt"
 	"strings"
 	"testing"
@@ -139,5 +140,21 @@ func TestReadLinesFocus(t *testing.T) {
 	}
 	if w.Lines[0] != "" || !strings.HasPrefix(w.Lines[2], "x") {
 		t.Errorf("context lines %q / %.20q…, want the short line empty past From and the long one from the same column", w.Lines[0], w.Lines[2])
+	}
+}
+
+// goneReader fails every read, like a File whose file was deleted or
+// rewritten after it was loaded.
+type goneReader struct{}
+
+func (goneReader) ReadAt([]byte, int64) (int, error) {
+	return 0, errors.New("NotFoundError")
+}
+
+// A file that can no longer be read says so, not "has fewer than 1 lines".
+func TestReadLinesGone(t *testing.T) {
+	w := ReadLines([]dataset.Input{{Name: "big.jsonl", R: goneReader{}, Size: 10 << 20}}, wire.LinesRequest{Path: "big.jsonl", Line: 1, Context: 3})
+	if !strings.Contains(w.Err, "can no longer be read") || strings.Contains(w.Err, "fewer than") || len(w.Lines) != 0 {
+		t.Errorf("window %+v", w)
 	}
 }
