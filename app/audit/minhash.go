@@ -126,77 +126,106 @@ type simPair struct {
 	Exact bool
 }
 
-// nearPairs returns every pair (i < j) with identical bare text or with an
-// estimated Jaccard ≥ threshold, for which keep(i, j) is true, ordered by i
-// then j. Texts without characters never pair.
+// nearPairs returns the pairs (i < j) with identical bare text or with a
+// Jaccard ≥ threshold (MinHash proposes, the exact shingle Jaccard decides)
+// for which keep(i, j) is true, ordered by i then j. Texts without
+// characters never pair.
+//
+// Records of one bare text form a group, compared once: a text copied a
+// thousand times would otherwise cost a million comparisons and report a
+// million pairs. Within a group, each record pairs with the first record
+// (in index order) that keep allows; a near pair of two groups pairs each
+// record of either group with the first record of the other that keep
+// allows. Every record that has a counterpart is reported, with one pair.
 func nearPairs(texts []string, shingle int, threshold float64, m *minhasher, keep func(i, j int) bool) []simPair {
 	seen := map[[2]int]bool{}
 	var out []simPair
-	add := func(i, j int, sim float64, exact bool) {
+	add := func(i, j int, sim float64, exact bool) bool {
 		if i > j {
 			i, j = j, i
 		}
 		k := [2]int{i, j}
-		if seen[k] || !keep(i, j) {
-			return
+		if seen[k] {
+			return true
+		}
+		if i == j || !keep(i, j) {
+			return false
 		}
 		seen[k] = true
 		out = append(out, simPair{I: i, J: j, Sim: sim, Exact: exact})
+		return true
 	}
-	// Exact duplicates first, so that an exact pair is reported as exact.
-	byKey := map[string][]int{}
+	// star pairs each record of xs with the first record of ys keep allows.
+	star := func(xs, ys []int, sim float64, exact bool) {
+		for _, x := range xs {
+			for _, y := range ys {
+				if add(x, y, sim, exact) {
+					break
+				}
+			}
+		}
+	}
+	// Groups of identical bare text, in order of their first record; exact
+	// pairs first, so that an exact pair is reported as exact.
+	byKey := map[string]int{}
+	var groups [][]int
 	for i, t := range texts {
 		if len(bare(t, false)) == 0 {
 			continue
 		}
 		k := exactKey(t)
-		byKey[k] = append(byKey[k], i)
-	}
-	for _, idx := range byKey {
-		for a := 0; a < len(idx); a++ {
-			for b := a + 1; b < len(idx); b++ {
-				add(idx[a], idx[b], 1, true)
-			}
+		g, ok := byKey[k]
+		if !ok {
+			g = len(groups)
+			byKey[k] = g
+			groups = append(groups, nil)
 		}
+		groups[g] = append(groups[g], i)
 	}
-	sigs := make([][]uint64, len(texts))
-	for i, t := range texts {
-		sigs[i] = m.signature(t, shingle)
+	for _, g := range groups {
+		star(g, g, 1, true)
+	}
+	// Near pairs between the groups' first records (their texts stand for
+	// the group's).
+	sigs := make([][]uint64, len(groups))
+	for g, idx := range groups {
+		sigs[g] = m.signature(texts[idx[0]], shingle)
 	}
 	sets := map[int]map[string]struct{}{}
-	set := func(i int) map[string]struct{} {
-		if g, ok := sets[i]; ok {
-			return g
+	set := func(g int) map[string]struct{} {
+		if s, ok := sets[g]; ok {
+			return s
 		}
-		g := ngrams(bare(texts[i], false), shingle)
-		sets[i] = g
-		return g
+		s := ngrams(bare(texts[groups[g][0]], false), shingle)
+		sets[g] = s
+		return s
 	}
 	checked := map[[2]int]bool{}
 	bands := m.k / minhashRows
 	for b := 0; b < bands; b++ {
 		buckets := map[[minhashRows]uint64][]int{}
-		for i, s := range sigs {
+		for g, s := range sigs {
 			if s == nil {
 				continue
 			}
 			var key [minhashRows]uint64
 			copy(key[:], s[b*minhashRows:(b+1)*minhashRows])
-			buckets[key] = append(buckets[key], i)
+			buckets[key] = append(buckets[key], g)
 		}
-		for _, idx := range buckets {
-			for a := 0; a < len(idx); a++ {
-				for c := a + 1; c < len(idx); c++ {
-					i, j := idx[a], idx[c]
-					if seen[[2]int{i, j}] || checked[[2]int{i, j}] {
+		for _, gs := range buckets {
+			for a := 0; a < len(gs); a++ {
+				for c := a + 1; c < len(gs); c++ {
+					gi, gj := gs[a], gs[c]
+					if checked[[2]int{gi, gj}] {
 						continue
 					}
-					checked[[2]int{i, j}] = true
-					if estimate(sigs[i], sigs[j]) < threshold-verifyMargin {
+					checked[[2]int{gi, gj}] = true
+					if estimate(sigs[gi], sigs[gj]) < threshold-verifyMargin {
 						continue
 					}
-					if jac := jaccard(set(i), set(j)); jac >= threshold {
-						add(i, j, jac, false)
+					if jac := jaccard(set(gi), set(gj)); jac >= threshold {
+						star(groups[gj], groups[gi], jac, false)
+						star(groups[gi], groups[gj], jac, false)
 					}
 				}
 			}

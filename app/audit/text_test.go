@@ -1,7 +1,9 @@
 package audit
 
 import (
+	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -143,5 +145,29 @@ func TestMinHash(t *testing.T) {
 	}
 	if _, ok := got[[2]int{0, 2}]; ok {
 		t.Errorf("0–2 must not pair: %v", pairs)
+	}
+}
+
+// TestNearPairsGroupsCopies: records of one bare text are one group — a
+// text copied n times across two splits gives one pair per record that has
+// a counterpart (n − 1 here), not n²/2 — and a near pair of two groups
+// pairs each record with one record of the other group.
+//
+//	0 x (dev), 1 x (test), 2 x (test), 3 x (test): exact pairs 0–1, 0–2, 0–3
+//	4 y (test), y near x: near pairs 0–4 (y's record with x's first), and
+//	x's records 1, 2, 3 are test like y: no pair (keep: splits differ)
+func TestNearPairsGroupsCopies(t *testing.T) {
+	m := newMinhasher(128, 42)
+	x, y := "abcdefghijklmnopqrst", "abcdefghijklmnopqrsu"
+	texts := []string{x, x, x, x, y}
+	split := []string{"dev", "test", "test", "test", "test"}
+	pairs := nearPairs(texts, 3, 0.8, m, func(i, j int) bool { return split[i] != split[j] })
+	var got []string
+	for _, p := range pairs {
+		got = append(got, fmt.Sprintf("%d-%d %v", p.I, p.J, p.Exact))
+	}
+	want := []string{"0-1 true", "0-2 true", "0-3 true", "0-4 false"}
+	if !slices.Equal(got, want) {
+		t.Errorf("pairs %v, want %v", got, want)
 	}
 }
