@@ -103,7 +103,9 @@ func TestUnreadableFile(t *testing.T) {
 func TestDeepNesting(t *testing.T) {
 	file := filepath.Join(t.TempDir(), "deep.jsonl")
 	good := `{"id":"q-001","type":"mcq_single","inputs":{"text":"法国的首都是？","images":[],"audio":[],"video":[]},"choices":["伦敦","巴黎"],"answer":"巴黎","checker":null,"criteria":null,"meta":{"source":"geo","difficulty":"easy","section":"Europe"}}`
-	deep := func(n int) string { return `{"id":"q-00x","a":` + strings.Repeat("[", n) + strings.Repeat("]", n) + `}` }
+	deep := func(n int) string {
+		return `{"id":"q-00x","a":` + strings.Repeat("[", n) + strings.Repeat("]", n) + `}`
+	}
 	os.WriteFile(file, []byte(good+"\n"+deep(4000)+"\n"+deep(10001)+"\n"), 0o644)
 	v := cliValidate(t, file)
 	b := newBrowser(t)
