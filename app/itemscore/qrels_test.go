@@ -547,3 +547,26 @@ func TestQrelsDigest(t *testing.T) {
 		t.Errorf("digests %v: want a == b (same judgments) and a != c (c1 graded 2)", d)
 	}
 }
+
+// TestUnreadQuestionQrels: the qrels lines of a question the reader could
+// not type (validation reports it once) are that question's judgments, not
+// a TREC query of their own.
+func TestUnreadQuestionQrels(t *testing.T) {
+	ds := load(t,
+		[2]string{"eval/questions.jsonl", `{"qid":"q1","query":"?","answerable":true,"gold_evidence_groups":[{"required":true,"doc_id":"d","char_start":1,"char_end":1e400}],"split":"test"}` + "\n" +
+			`{"qid":"q2","query":"?","answerable":true,"gold_evidence_groups":[],"split":"test"}` + "\n"},
+		[2]string{"runs/a/qrels.tsv", "q1 0 c1 3\nq2 0 c1 3\n"},
+		[2]string{"runs/a/predictions.jsonl", `{"qid":"q2","retrieved_chunk_ids":["c1"]}` + "\n"},
+	)
+	set, err := Score(ds, DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ids []string
+	for _, u := range set.Units {
+		ids = append(ids, u.Set+":"+u.ID)
+	}
+	if !slices.Equal(ids, []string{"rag:q2"}) {
+		t.Errorf("units %v, want rag:q2 only (q1 could not be read; its qrels line is no TREC query)", ids)
+	}
+}

@@ -83,12 +83,24 @@ func buildUnits(ds *dataset.Dataset) ([]*unitSpec, map[string]int, []chunkQrels)
 			ragQIDs[u.ID] = true
 		}
 	}
+	// a question that could not be read (validation reports it) is still
+	// a question: its qrels lines are its judgments, not a TREC query
+	unreadRAG := map[string]bool{}
+	for _, r := range ds.RAG {
+		m, _ := r.Raw.(map[string]any)
+		if id, ok := m["qid"].(string); ok && !r.Typed && !ragQIDs[id] {
+			unreadRAG[id] = true
+		}
+	}
 	var cq []chunkQrels
 	for _, qf := range ds.Qrels {
 		byQID := map[string]*unitSpec{}
 		var order []string
 		var chunk *chunkQrels
 		for _, j := range qf.Judgments {
+			if unreadRAG[j.QID] {
+				continue
+			}
 			if ragQIDs[j.QID] {
 				if chunk == nil {
 					chunk = newChunkQrels(qf.Path)

@@ -307,6 +307,15 @@ func (c *checker) checkRAG() {
 	for _, r := range ds.RAG {
 		if r.Typed {
 			qids[r.V.QID] = true
+			continue
+		}
+		// a question that could not be read is reported where it stands;
+		// its qid is still known, so predictions and judgments naming it
+		// are not a second defect
+		if m, _ := r.Raw.(map[string]any); m != nil {
+			if id, ok := m["qid"].(string); ok {
+				qids[id] = true
+			}
 		}
 	}
 	haveQuestions := c.has(model.FormatRAGQuestion) || len(ds.RAG) > 0

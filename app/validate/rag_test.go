@@ -220,6 +220,14 @@ var ragCases = []ruleCase{
 		want: []string{"eval/anchored_judgments.jsonl:2:/grade", "eval/anchored_judgments.jsonl:3:/grade"}},
 
 	{name: "known qids", code: "rag.unknown-qid", ds: ragDS(ragFiles{questions: []string{goodRAG}, judgments: []string{goodJudg}, preds: []string{goodPred}})},
+	{name: "a question that could not be read still names its qid", code: "rag.unknown-qid", ds: func() *dataset.Dataset {
+		ds := ragDS(ragFiles{questions: []string{goodRAG}, judgments: []string{goodJudg}, preds: []string{goodPred}})()
+		// the reader left it untyped (its format.decode finding is the one defect)
+		for i := range ds.RAG {
+			ds.RAG[i].Typed = false
+		}
+		return ds
+	}},
 	{name: "unknown qids", code: "rag.unknown-qid", ds: ragDS(ragFiles{questions: []string{goodRAG}, judgments: []string{patch(goodJudg, "qid", "q9")}, preds: []string{goodPred, patch(goodPred, "qid", "q9")}}),
 		want: []string{"eval/anchored_judgments.jsonl:1:/qid", "runs/r1/predictions.jsonl:2:/qid"}},
 
