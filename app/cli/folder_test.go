@@ -29,15 +29,11 @@ func seedFolder(t *testing.T, dir string) (string, []string) {
 	files["NOTES.txt"] = []byte("made by hand\n")
 	files[".DS_Store"] = []byte{0, 0, 0, 1, 'B', 'u', 'd', '1'}
 	files[".git/config"] = []byte("[core]\n")
+	if err := demo.WriteFiles(exp, files); err != nil {
+		t.Fatal(err)
+	}
 	var listed []string
-	for name, b := range files {
-		p := filepath.Join(exp, name)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, b, 0o644); err != nil {
-			t.Fatal(err)
-		}
+	for name := range files {
 		if !strings.HasPrefix(name, ".") {
 			listed = append(listed, filepath.Join("exp", name))
 		}

@@ -7,7 +7,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"strings"
 
 	"eval752/app/dataset"
 	"eval752/app/model"
@@ -67,7 +66,7 @@ func walkFolder(dir string, add func(string, bool) error) error {
 		if err != nil {
 			return err
 		}
-		if p != dir && strings.HasPrefix(d.Name(), ".") {
+		if p != dir && dataset.HiddenName(d.Name()) {
 			if d.IsDir() {
 				return filepath.SkipDir
 			}

@@ -8,6 +8,7 @@ package dataset
 
 import (
 	"io"
+	"slices"
 	"strings"
 
 	"eval752/app/finding"
@@ -206,10 +207,9 @@ type Options struct {
 // Reading a folder leaves those out, on the page as on the command line.
 func HiddenInFolder(rel string) bool {
 	parts := strings.Split(rel, "/")
-	for _, s := range parts[1:] {
-		if strings.HasPrefix(s, ".") {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(parts[1:], HiddenName)
 }
+
+// HiddenName reports whether a file or folder name is hidden (starts with
+// "."): a folder's such entries are left out when it is read.
+func HiddenName(name string) bool { return strings.HasPrefix(name, ".") }

@@ -2,6 +2,8 @@ package demo
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 )
 
@@ -49,4 +51,19 @@ func Folder() (map[string][]byte, error) {
 		}
 	}
 	return out, nil
+}
+
+// WriteFiles writes files (path → bytes, slash-separated paths as Folder
+// returns them) under dir, creating the folders on the way.
+func WriteFiles(dir string, files map[string][]byte) error {
+	for name, b := range files {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			return err
+		}
+		if err := os.WriteFile(p, b, 0o644); err != nil {
+			return err
+		}
+	}
+	return nil
 }

@@ -65,15 +65,6 @@ type ResultsEntry struct {
 // r.Compare holds), audit.json `audit --json`, and so on. A report r does
 // not have (nothing to score, one run, nothing to audit) is left out.
 func ResultsFiles(r *Result) ([]ResultsFile, error) {
-	var out []ResultsFile
-	add := func(name, what string, write func(io.Writer) error) error {
-		var b bytes.Buffer
-		if err := write(&b); err != nil {
-			return fmt.Errorf("%s: %w", name, err)
-		}
-		out = append(out, ResultsFile{Name: name, Data: b.Bytes(), What: what})
-		return nil
-	}
 	type part struct {
 		name, what string
 		write      func(io.Writer) error
@@ -83,26 +74,19 @@ func ResultsFiles(r *Result) ([]ResultsFile, error) {
 		{"findings.csv", "validation findings, one row each", func(w io.Writer) error { return WriteFindingsCSV(w, r.Findings) }},
 	}
 	if r.Overview != nil {
-		parts = append(parts,
-			part{"overview.md", "what was loaded: counts per format, split, modality, type", r.Overview.WriteMarkdown})
+		parts = append(parts, part{"overview.md", "what was loaded: counts per format, split, modality, type", r.Overview.WriteMarkdown})
 	}
-	reports := []struct {
-		rep  *report.Report
-		name string
-		cmd  string
-	}{{r.Score, "score", "eval752 score"}, {r.Compare, "compare", "eval752 compare A B"}}
-	for _, x := range reports {
-		if x.rep == nil {
-			continue
-		}
+	if r.Score != nil {
 		parts = append(parts,
-			part{x.name + ".json", fmt.Sprintf("the %s report with per-item details (= %s --json)", x.name, x.cmd), x.rep.WriteJSON},
-			part{x.name + ".md", fmt.Sprintf("the %s report (= %s --md)", x.name, x.cmd), x.rep.WriteMarkdown})
-		if x.name == "score" {
-			parts = append(parts, part{"score.csv", "every score table, long format (= eval752 score --csv)", x.rep.WriteCSV})
-		} else {
-			parts = append(parts, part{"compare.csv", "every comparison table, long format (the page's Comparison CSV)", x.rep.WriteCSV})
-		}
+			part{"score.json", "the score report with per-item details (= eval752 score --json)", r.Score.WriteJSON},
+			part{"score.md", "the score report (= eval752 score --md)", r.Score.WriteMarkdown},
+			part{"score.csv", "every score table, long format (= eval752 score --csv)", r.Score.WriteCSV})
+	}
+	if r.Compare != nil {
+		parts = append(parts,
+			part{"compare.json", "the compare report with per-item details (= eval752 compare A B --json)", r.Compare.WriteJSON},
+			part{"compare.md", "the compare report (= eval752 compare A B --md)", r.Compare.WriteMarkdown},
+			part{"compare.csv", "every comparison table, long format (the page's Comparison CSV)", r.Compare.WriteCSV})
 	}
 	if r.Audit != nil {
 		parts = append(parts,
@@ -110,10 +94,13 @@ func ResultsFiles(r *Result) ([]ResultsFile, error) {
 			part{"audit.md", "the set-design audit (= eval752 audit --md)", func(w io.Writer) error { return audit.WriteMarkdown(w, r.Audit, r.AuditFindings) }},
 			part{"audit.csv", "every audit table, long format (= eval752 audit --csv)", r.Audit.WriteCSV})
 	}
+	out := make([]ResultsFile, 0, len(parts))
 	for _, p := range parts {
-		if err := add(p.name, p.what, p.write); err != nil {
-			return nil, err
+		var b bytes.Buffer
+		if err := p.write(&b); err != nil {
+			return nil, fmt.Errorf("%s: %w", p.name, err)
 		}
+		out = append(out, ResultsFile{Name: p.name, Data: b.Bytes(), What: p.what})
 	}
 	return out, nil
 }

@@ -606,10 +606,10 @@ func presentMetrics(set *Set, opt Options) []metrics.Descriptor {
 	return out
 }
 
-// notes are the report notes of the scoring itself: one per run whose
-// seed-003 evidence groups could not be resolved because chunk qrels apply
-// but there is no chunk table, and one per run retrieving for b-2 items
-// without any atom table.
+// notes are the report notes of the scoring itself, per run: its
+// first-stage twin was not made (a name clash); it retrieves for b-2 items
+// without any atom table; its seed-003 evidence groups could not be
+// resolved because chunk qrels apply but there is no chunk table.
 func (sc *scorer) notes(set *Set, runs []*runOut) []Note {
 	var out []Note
 	for ri, r := range runs {
@@ -617,31 +617,28 @@ func (sc *scorer) notes(set *Set, runs []*runOut) []Note {
 		if r.twinClash {
 			out = append(out, Note{Run: r.name, Text: "run " + r.name + " reranks, but another input already names a run " + r.name + ".retrieve: its first-stage twin is not made, so the rerank gain over its own first stage is not shown — rename that run"})
 		}
-		if r.setCaps["b2"].retrieves {
-			for i, u := range sc.units {
-				if u.b2 == nil || rs.Items[i].OutOfScope {
-					continue
-				}
-				if g := sc.viewRun(u, r); g != nil && g.noTable {
-					out = append(out, Note{Run: r.name, Text: "run " + r.name + ": no atom table was loaded, so its b-2 gold regions cannot be resolved: recall, hit, mrr, ndcg, temporal and holder correctness are not computed on b-2 (false_recall still is); load corpus/atoms.jsonl"})
-					break
-				}
-			}
+		if r.setCaps["b2"].retrieves && sc.anyView(r, rs, func(u *unitSpec, g *goldView) bool { return u.b2 != nil && g.noTable }) {
+			out = append(out, Note{Run: r.name, Text: "run " + r.name + ": no atom table was loaded, so its b-2 gold regions cannot be resolved: recall, hit, mrr, ndcg, temporal and holder correctness are not computed on b-2 (false_recall still is); load corpus/atoms.jsonl"})
 		}
-		if r.qrelsKey == "" {
-			continue
-		}
-		for i, u := range sc.units {
-			if u.rag == nil || rs.Items[i].OutOfScope {
-				continue
-			}
-			if g := sc.viewRun(u, r); g != nil && g.groupsUnresolved {
-				out = append(out, Note{Run: r.name, Text: "run " + r.name + ": evidence groups not resolved: no chunks.jsonl; recall@k/complete_hit/evidence_group_recall are not computed — qrels grades drive hit/mrr/ndcg/p/map"})
-				break
-			}
+		if r.qrelsKey != "" && sc.anyView(r, rs, func(u *unitSpec, g *goldView) bool { return u.rag != nil && g.groupsUnresolved }) {
+			out = append(out, Note{Run: r.name, Text: "run " + r.name + ": evidence groups not resolved: no chunks.jsonl; recall@k/complete_hit/evidence_group_recall are not computed — qrels grades drive hit/mrr/ndcg/p/map"})
 		}
 	}
 	return out
+}
+
+// anyView reports whether the gold view of some unit in run r's scope
+// satisfies f.
+func (sc *scorer) anyView(r *runOut, rs *RunScores, f func(u *unitSpec, g *goldView) bool) bool {
+	for i, u := range sc.units {
+		if rs.Items[i].OutOfScope {
+			continue
+		}
+		if g := sc.viewRun(u, r); g != nil && f(u, g) {
+			return true
+		}
+	}
+	return false
 }
 
 // qrelsConfig echoes which chunk qrels files grade which runs' chunks.

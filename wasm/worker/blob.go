@@ -48,13 +48,10 @@ func newBlobReader(blob js.Value, onRead func(int64)) *blobReader {
 // was a file: a folder dropped by a browser without folder support) says.
 const errUnreadable = "the browser cannot read this file: it was moved, deleted or changed since it was picked, or it is a folder; pick or drop it again"
 
-// probe reads the whole of an empty-looking blob: a File whose file was
-// deleted after the user gave it can report size 0, and reading it is what
-// tells that apart from a truly empty file (it throws).
-func (b *blobReader) probe() (err error) {
-	if b.size != 0 {
-		return nil
-	}
+// readBlob reads blob whole with FileReaderSync. FileReaderSync throws (a
+// panic of js.Value.Call) when the file is gone: that is an I/O error of
+// this input, not a crash of the worker.
+func (b *blobReader) readBlob(blob js.Value) (ab js.Value, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			jerr, ok := r.(js.Error)
@@ -64,11 +61,21 @@ func (b *blobReader) probe() (err error) {
 			err = fmt.Errorf("%s (%s)", errUnreadable, jerr.Get("name").String())
 		}
 	}()
-	b.reader.Call("readAsArrayBuffer", b.blob)
-	return nil
+	return b.reader.Call("readAsArrayBuffer", blob), nil
 }
 
-func (b *blobReader) chunk(idx int64) (data []byte, err error) {
+// probe reads the whole of an empty-looking blob: a File whose file was
+// deleted after the user gave it can report size 0, and reading it is what
+// tells that apart from a truly empty file (it throws).
+func (b *blobReader) probe() error {
+	if b.size != 0 {
+		return nil
+	}
+	_, err := b.readBlob(b.blob)
+	return err
+}
+
+func (b *blobReader) chunk(idx int64) ([]byte, error) {
 	for i, c := range b.cache {
 		if c.idx == idx {
 			if i > 0 {
@@ -80,20 +87,12 @@ func (b *blobReader) chunk(idx int64) (data []byte, err error) {
 	}
 	start := idx * chunkSize
 	end := min(start+chunkSize, b.size)
-	// FileReaderSync throws (a panic of js.Value.Call) when the file is
-	// gone: that is an I/O error of this input, not a crash of the worker
-	defer func() {
-		if r := recover(); r != nil {
-			jerr, ok := r.(js.Error)
-			if !ok {
-				panic(r)
-			}
-			data, err = nil, fmt.Errorf("%s (%s)", errUnreadable, jerr.Get("name").String())
-		}
-	}()
-	ab := b.reader.Call("readAsArrayBuffer", b.blob.Call("slice", float64(start), float64(end)))
+	ab, err := b.readBlob(b.blob.Call("slice", float64(start), float64(end)))
+	if err != nil {
+		return nil, err
+	}
 	u8 := js.Global().Get("Uint8Array").New(ab)
-	data = make([]byte, u8.Get("length").Int())
+	data := make([]byte, u8.Get("length").Int())
 	js.CopyBytesToGo(data, u8)
 	if b.read != nil {
 		b.read(int64(len(data)))

@@ -175,14 +175,8 @@ func TestFolderPickAndDrop(t *testing.T) {
 	exp := filepath.Join(t.TempDir(), "exp")
 	files[".DS_Store"] = []byte("\x00\x00\x00\x01Bud1 not a format")
 	files["runs/bm25/.config.yaml.swp"] = []byte("b0VIM 9.0")
-	for name, b := range files {
-		p := filepath.Join(exp, name)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, b, 0o644); err != nil {
-			t.Fatal(err)
-		}
+	if err := demo.WriteFiles(exp, files); err != nil {
+		t.Fatal(err)
 	}
 	v := cliValidate(t, exp)
 	wantRuns := []string{"bm25", "hybrid-rerank", "hybrid-rerank.retrieve"}
