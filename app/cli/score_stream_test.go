@@ -120,14 +120,11 @@ func excerpt(b []byte, i int) string {
 	return string(b[max(0, i-200):min(len(b), i+200)])
 }
 
-// referenceTREC is <repo root>/../shared/reference/trec.
+// referenceTREC is the trec_eval reference vectors in package trec's
+// testdata (app/trec/testdata/reference).
 func referenceTREC(t *testing.T) string {
 	t.Helper()
-	dir := filepath.Join("..", "..", "..", "shared", "reference", "trec")
-	if _, err := os.Stat(dir); err != nil {
-		t.Fatalf("reference cases not found at %s: %v", dir, err)
-	}
-	return dir
+	return trecRefDir(t)
 }
 
 func TestScoreStreamReferenceCases(t *testing.T) {

@@ -9,16 +9,13 @@ import (
 	"testing"
 )
 
-// trecRefDir is <repo root>/../shared/reference/trec (trec_eval v10.0
-// outputs); the repo root is two levels above this package.
+// trecRefDir is the trec_eval v10.0 reference vectors kept in package
+// trec's testdata (app/trec/testdata/reference, provenance in its README.md).
 func trecRefDir(t *testing.T) string {
 	t.Helper()
-	dir, err := filepath.Abs(filepath.Join("..", "..", "..", "shared", "reference", "trec"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	dir := filepath.Join("..", "trec", "testdata", "reference")
 	if _, err := os.Stat(filepath.Join(dir, "SEMANTICS.md")); err != nil {
-		t.Fatalf("trec_eval reference vectors not found at %s (shared/ must sit beside the repository): %v", dir, err)
+		t.Fatalf("trec_eval reference vectors not found at %s: %v", dir, err)
 	}
 	return dir
 }

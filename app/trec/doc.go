@@ -6,7 +6,7 @@
 // Why a re-implementation: eval752 runs in the browser (WebAssembly) as well
 // as on the command line, and its reports must agree with the tool the
 // field trusts. Every rule here was checked against trec_eval's source and
-// against the reference outputs in ../shared/reference/trec (SEMANTICS.md):
+// against the reference outputs in testdata/reference (SEMANTICS.md):
 //
 //   - rank and iter are ignored; a ranking is canonicalised once — score
 //     (a double, parsed like atof) descending, ties by docno descending

@@ -15,31 +15,24 @@ import (
 )
 
 // The reference vectors are trec_eval v10.0 (usnistgov/trec_eval f4253652)
-// outputs stored in <repo>/../shared/reference/trec/<case>/, one variant per
-// line of cmd.txt. Every value there is an independent expectation: it was
-// produced by trec_eval itself, not by this package.
+// outputs copied into testdata/reference/<case>/ (see testdata/reference/
+// README.md for where they came from), one variant per line of cmd.txt.
+// Every value there is an independent expectation: it was produced by
+// trec_eval itself, not by this package.
 
-// referenceDir finds <repo root>/../shared/reference/trec, where the repo
-// root is the directory holding go.mod.
+// referenceDir is this package's copy of the trec_eval reference vectors.
 func referenceDir(t testing.TB) string {
 	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			break
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Fatal("cannot find the repository root (go.mod) above the test directory")
-		}
-		dir = parent
-	}
-	ref := filepath.Join(dir, "..", "shared", "reference", "trec")
+	return refDir(t, ".")
+}
+
+// refDir finds testdata/reference of package trec from pkgDir, the
+// directory of app/trec relative to the running test.
+func refDir(t testing.TB, pkgDir string) string {
+	t.Helper()
+	ref := filepath.Join(pkgDir, "testdata", "reference")
 	if _, err := os.Stat(filepath.Join(ref, "SEMANTICS.md")); err != nil {
-		t.Fatalf("trec_eval reference vectors not found at %s (expected a checkout of shared/ beside the repository): %v", ref, err)
+		t.Fatalf("trec_eval reference vectors not found at %s: %v", ref, err)
 	}
 	return ref
 }
