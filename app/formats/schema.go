@@ -141,15 +141,18 @@ func Validate(f model.Format, v any, path string, line int, prefix string) findi
 	if s == nil {
 		return nil
 	}
-	err := s.Validate(v)
+	// numbers first, in their bounded form (docs/formats.md § Numbers): the
+	// schema library never sees a literal it cannot compare cheaply
+	bv, fs := boundNumbers(v, path, line, prefix)
+	err := s.Validate(bv)
 	if err == nil {
-		return nil
+		return fs
 	}
 	var ve *jsonschema.ValidationError
 	if !errors.As(err, &ve) {
-		return finding.List{RuleSchemaOther.At(path, line, prefix, "schema check failed: %v", err)}
+		return append(fs, RuleSchemaOther.At(path, line, prefix, "schema check failed: %v", err))
 	}
-	var fs finding.List
+	// messages show what the file says (v), not the bounded stand-ins
 	walk(ve, v, path, line, prefix, &fs)
 	// de-duplicate: the same leaf can be reached through several $refs
 	seen := map[string]bool{}
@@ -314,7 +317,13 @@ func leafFindings(e *jsonschema.ValidationError, kw string, root any, path strin
 		if s, ok := val.(string); ok && s == "" && kw == "minLength" {
 			return finding.List{RuleSchemaRange.At(path, line, ptr, "%s must not be empty", field(e.InstanceLocation))}
 		}
-		return finding.List{RuleSchemaRange.At(path, line, ptr, "%s: %s", field(e.InstanceLocation), e.Message)}
+		msg := e.Message
+		if n, ok := val.(json.Number); ok {
+			if sf, _, _ := BoundNumber(string(n)); sf != n {
+				msg = strings.ReplaceAll(msg, string(sf), clipLiteral(string(n)))
+			}
+		}
+		return finding.List{RuleSchemaRange.At(path, line, ptr, "%s: %s", field(e.InstanceLocation), msg)}
 	case "additionalProperties", "unevaluatedProperties", "propertyNames":
 		return finding.List{RuleSchemaOther.At(path, line, ptr, "%s: %s", field(e.InstanceLocation), e.Message).WithHint("remove or rename the field; this object allows only the fields docs/formats.md lists")}
 	}

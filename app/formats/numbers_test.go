@@ -1,0 +1,98 @@
+package formats
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	"eval752/app/model"
+)
+
+// TestBoundNumber: what the schema library is handed for each literal. The
+// expected stand-ins follow from the rule in docs/formats.md § Numbers:
+// an overflow becomes ±MaxFloat64 (1.7976931348623157e+308), a non-zero
+// underflow ±5e-324 (the smallest subnormal), a long literal or one with an
+// exponent field above 400 its float64 value's shortest spelling.
+func TestBoundNumber(t *testing.T) {
+	long := "1." + strings.Repeat("0", 100) + "1"
+	for _, c := range []struct {
+		lit, form string
+		fits      bool
+	}{
+		{"45", "45", true},
+		{"-0.5", "-0.5", true},
+		{"1e308", "1e308", true},
+		{"1e-320", "1e-320", true}, // subnormal, still non-zero
+		{"1e-9999999", "5e-324", false},
+		{"-1e-9999999", "-5e-324", false},
+		{"1e99999999999", "1.7976931348623157e+308", false},
+		{"-1e999999", "-1.7976931348623157e+308", false},
+		{"1e400", "1.7976931348623157e+308", false},
+		{"0e99999999", "0", true}, // zero whatever the exponent
+		{"0.0e-99999", "0", true},
+		{"1000e-401", "5e-324", false},   // 1e-398: an underflow
+		{"1000e-310", "1000e-310", true}, // short, exponent field ≤ 400: as written
+		{long, "1", true},
+	} {
+		form, _, fits := BoundNumber(c.lit)
+		if string(form) != c.form || fits != c.fits {
+			t.Errorf("BoundNumber(%s) = %s, %v; want %s, %v", c.lit, form, fits, c.form, c.fits)
+		}
+	}
+}
+
+// TestValidateHugeExponents: a schema-bounded field holding each literal of
+// issue 9 gives one located number.range finding (the literal and the range
+// in the message) and never a panic; the verdict of the field's bound is
+// the exact value's (-1e999999 is below latency_ms's minimum 0).
+func TestValidateHugeExponents(t *testing.T) {
+	for _, c := range []struct {
+		lit   string
+		codes string
+	}{
+		{"1e-9999999", "number.range"},
+		{"1e99999999999", "number.range"},
+		{"1e999999", "number.range"},
+		{"-1e999999", "number.range schema.range"},
+		{"0e99999999", ""},
+	} {
+		v := decode(t, `{"run":"r","item_id":"q","latency_ms":`+c.lit+`}`)
+		fs := Validate(model.FormatResult, v, "x.jsonl", 1, "/2")
+		var codes []string
+		for _, f := range fs {
+			codes = append(codes, f.Code)
+			if f.Pointer != "/2/latency_ms" || f.Line != 1 || f.Path != "x.jsonl" {
+				t.Errorf("%s: located at %s:%d %s", c.lit, f.Path, f.Line, f.Pointer)
+			}
+			if !strings.Contains(f.Message, c.lit) {
+				t.Errorf("%s: message does not show the literal: %s", c.lit, f.Message)
+			}
+			if f.Code == "number.range" && !strings.Contains(f.Message, "e308") && !strings.Contains(f.Message, "e-324") {
+				t.Errorf("%s: message does not give the range: %s", c.lit, f.Message)
+			}
+		}
+		if got := strings.Join(codes, " "); got != c.codes {
+			t.Errorf("%s: codes %q, want %q", c.lit, got, c.codes)
+		}
+	}
+	// the config's integer field: YAML numbers reach the schema as json.Number too
+	fs := Validate(model.FormatRAGConfig, map[string]any{"chunk_size": json.Number("1e-9999999")}, "config.yaml", 13, "")
+	if len(fs) == 0 || fs[0].Code != "number.range" {
+		t.Errorf("config chunk_size: %v", fs)
+	}
+}
+
+// TestValidateNumberCostBounded: 2,000 records with 1e999999 took ≈ 40 s
+// before (10^999999 computed exactly per number); bounded, they take
+// milliseconds. The 2 s limit is generous for a shared machine under -race.
+func TestValidateNumberCostBounded(t *testing.T) {
+	v := decode(t, `{"run":"r","item_id":"q","latency_ms":1e999999,"cost_usd":1e999999}`)
+	start := time.Now()
+	for i := 0; i < 2000; i++ {
+		Validate(model.FormatResult, v, "x.jsonl", i+1, "")
+	}
+	if d := time.Since(start); d > 2*time.Second {
+		t.Errorf("2000 records took %v", d)
+	}
+}
