@@ -10,9 +10,12 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"os"
 	"sort"
 	"strings"
 
+	"eval752/app/engine"
+	"eval752/app/finding"
 	"eval752/app/version"
 )
 
@@ -40,8 +43,18 @@ const (
 	ExitCantRun = 2
 )
 
-// Main runs the command line args (without the program name).
-func Main(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+// Main runs the command line args (without the program name). A panic of
+// any command is recovered here (the commands that go through the engine
+// are already netted there) and printed as one internal.error finding on
+// stderr, exit status 2.
+func Main(ctx context.Context, args []string, stdout, stderr io.Writer) (code int) {
+	defer func() {
+		if p := recover(); p != nil {
+			ie := engine.Recovered(p, pathArgs(args))
+			writeFindings(stderr, finding.List{ie.Finding})
+			code = ExitCantRun
+		}
+	}()
 	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
 		usage(stderr)
 		if len(args) == 0 {
@@ -81,3 +94,16 @@ type multiFlag []string
 
 func (m *multiFlag) String() string     { return strings.Join(*m, ",") }
 func (m *multiFlag) Set(s string) error { *m = append(*m, s); return nil }
+
+// pathArgs names the arguments that are existing paths: the files a command
+// was reading when it panicked outside the loader (which names its file
+// itself).
+func pathArgs(args []string) string {
+	var paths []string
+	for _, a := range args[1:] {
+		if _, err := os.Stat(a); err == nil && !strings.HasPrefix(a, "-") {
+			paths = append(paths, a)
+		}
+	}
+	return strings.Join(paths, ", ")
+}

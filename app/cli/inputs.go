@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 
 	"eval752/app/dataset"
+	"eval752/app/engine"
+	"eval752/app/finding"
 	"eval752/app/model"
 )
 
@@ -104,6 +106,11 @@ func parseFormat(s string) (model.Format, error) {
 }
 
 func cantRun(stderr io.Writer, cmd string, err error) int {
+	if ie, ok := engine.AsInternal(err); ok {
+		// the panic net: one internal.error finding, never a Go stack
+		writeFindings(stderr, finding.List{ie.Finding})
+		return ExitCantRun
+	}
 	fmt.Fprintf(stderr, "eval752 %s: %v\n", cmd, err)
 	return ExitCantRun
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 
+	"eval752/app/dataset"
 	"eval752/app/engine"
 	"eval752/app/finding"
 )
@@ -54,6 +55,22 @@ func runValidate(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	}
 	defer closeAll()
 	ds, findings, err := engine.Validate(ctx, inputs, opt, nil)
+	if ie, ok := engine.AsInternal(err); ok {
+		// the panic net's finding is validate's output, in its format
+		fl := finding.List{ie.Finding}
+		if *asJSON {
+			infos := make([]dataset.InputInfo, 0, len(inputs))
+			for _, in := range inputs {
+				infos = append(infos, dataset.InputInfo{Path: in.Name, Size: in.Size})
+			}
+			if err := engine.WriteValidateJSON(stdout, infos, fl); err != nil {
+				return cantRun(stderr, "validate", err)
+			}
+		} else {
+			writeFindings(stdout, fl)
+		}
+		return ExitCantRun
+	}
 	if err != nil {
 		return cantRun(stderr, "validate", err)
 	}

@@ -122,6 +122,7 @@ func Load(ctx context.Context, inputs []Input, opt Options) (*Dataset, error) {
 		}
 	}
 	l.report(true)
+	defer l.netPanic()
 	names := map[string]int{}
 	for i, in := range inputs {
 		if err := ctx.Err(); err != nil {
@@ -181,6 +182,7 @@ type loader struct {
 	done     int64
 	total    int64
 	reported int64
+	reading  string // the file being read, for the panic net (ReadPanic)
 }
 
 func (l *loader) finish() *Dataset {
@@ -306,6 +308,10 @@ type fileCtx struct {
 // format. name is the finding path. It returns the file's InputInfo; err is
 // an error of r.
 func (l *loader) file(name string, r io.Reader, size int64, forced model.Format, fc fileCtx) (InputInfo, error) {
+	l.reading = name
+	if TestHookRead != nil {
+		TestHookRead(name)
+	}
 	h := sha256.New()
 	cnt := &countWriter{}
 	src := io.TeeReader(ctxReader{l.ctx, r}, io.MultiWriter(h, cnt))
@@ -868,6 +874,7 @@ func resultsBundle(es []*bundle.Entry) bool {
 }
 
 func (l *loader) bundle(name string, r io.ReaderAt, size int64) error {
+	l.reading = name
 	l.ds.Has[model.FormatBundle] = true
 	lim := l.opt.Limits
 	a, oerr := bundle.Open(name, r, size, bundle.Limits{

@@ -43,7 +43,11 @@ func DefaultOptions() Options {
 // Validate loads inputs and runs every validation rule (SPEC §3 gates 1–3,
 // seed 002's gates). It is what `eval752 validate` prints and what the page
 // counts. The dataset is returned for callers that go on to score it.
-func Validate(ctx context.Context, inputs []dataset.Input, opt Options, progress func(dataset.Progress)) (*dataset.Dataset, finding.List, error) {
+//
+// A panic anywhere inside is recovered: err is then an *InternalError
+// holding the one internal.error finding (the panic net).
+func Validate(ctx context.Context, inputs []dataset.Input, opt Options, progress func(dataset.Progress)) (_ *dataset.Dataset, _ finding.List, err error) {
+	defer guard(inputs, &err)
 	lo := opt.Load
 	if progress != nil {
 		lo.Progress = progress
@@ -67,12 +71,24 @@ func Validate(ctx context.Context, inputs []dataset.Input, opt Options, progress
 // Evaluate loads, validates, scores and audits inputs. Progress, when not
 // nil, is called with the current stage; ctx cancels between stages and
 // inside loading.
-func Evaluate(ctx context.Context, inputs []dataset.Input, opt Options, progress func(dataset.Progress)) (*Result, error) {
+//
+// A panic anywhere inside is recovered (the panic net): err is then an
+// *InternalError and res a Result holding only its internal.error finding,
+// so the page shows it as it shows any finding.
+func Evaluate(ctx context.Context, inputs []dataset.Input, opt Options, progress func(dataset.Progress)) (res *Result, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = Recovered(p, inputNames(inputs))
+		}
+		if ie, ok := AsInternal(err); ok {
+			res = internalResult(inputs, ie)
+		}
+	}()
 	ds, findings, err := Validate(ctx, inputs, opt, progress)
 	if err != nil {
 		return nil, err
 	}
-	res := &Result{
+	res = &Result{
 		Inputs:   ds.Inputs,
 		Findings: findings,
 		Counts:   findings.Counts(),

@@ -12,7 +12,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"runtime/debug"
 	"strings"
 	"syscall/js"
 	"time"
@@ -63,7 +62,10 @@ func (w *worker) handle(msg js.Value) {
 	}
 	defer func() {
 		if r := recover(); r != nil {
-			postErr(id, "internal error: %v\n%s", r, debug.Stack())
+			// the panic net outside Evaluate (which nets its own): the
+			// internal.error finding's words, never a raw stack
+			ie := engine.Recovered(r, "")
+			postErr(id, "%s", ie.Finding.String())
 		}
 	}()
 	payload := ""
@@ -188,7 +190,9 @@ func (w *worker) evaluate(id int, files, names js.Value) {
 			tell(true)
 		}
 	})
-	if err != nil {
+	// an *engine.InternalError (a panic, netted) comes with a result that
+	// holds its internal.error finding: shown like any other finding
+	if _, netted := engine.AsInternal(err); err != nil && !netted {
 		postErr(id, "%v", err)
 		return
 	}
