@@ -199,11 +199,31 @@ func streamMemLimit(files []itemscore.TRECFile) func() {
 	return func() { debug.SetMemoryLimit(prev) }
 }
 
+// warnFindings says on stderr that the figures rest on inputs with errors,
+// and where the first errors are (a NaN score, a broken line: located, so
+// the user need not re-run validate to find them).
 func warnFindings(stderr io.Writer, cmd string, fs finding.List) {
-	if n := fs.Counts().Error; n > 0 {
-		fmt.Fprintf(stderr, "eval752 %s: warning: the inputs have %d error finding(s); figures rest on the records that could be read (run 'eval752 validate' for details)\n", cmd, n)
+	n := fs.Counts().Error
+	if n == 0 {
+		return
+	}
+	fmt.Fprintf(stderr, "eval752 %s: warning: the inputs have %d error finding(s); figures rest on the records that could be read (run 'eval752 validate' for details)\n", cmd, n)
+	shown := 0
+	for _, f := range fs {
+		if f.Severity != finding.Error {
+			continue
+		}
+		if shown == maxWarned {
+			fmt.Fprintf(stderr, "  … and %d more\n", n-shown)
+			break
+		}
+		fmt.Fprintf(stderr, "  %s\n", f.String())
+		shown++
 	}
 }
+
+// maxWarned is how many error findings warnFindings lists.
+const maxWarned = 10
 
 // trecHead is how much of a file format detection looks at (dataset.Load's
 // head size).

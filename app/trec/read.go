@@ -204,6 +204,9 @@ func scanRunLines(data []byte, first int64, add func(qid, docno, sim, tag []byte
 		if !ok {
 			return &lineError{line: lineNo, msg: malformedRunLine(line)}
 		}
+		if msg := badScore(sim, qid); msg != "" {
+			return &lineError{line: lineNo, msg: msg}
+		}
 		add(qid, docno, sim, tag, lineNo)
 	}
 	return nil
