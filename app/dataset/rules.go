@@ -95,4 +95,13 @@ var (
 		Source:      "YAML 1.2 §3.2.1.1 (mapping keys are unique)",
 		Hint:        "remove one of the two keys",
 	})
+	// RuleYAMLTooDeep caps YAML nesting as JSON's is capped
+	// (jsonl.MaxDepth): 20,000 nested mappings cost 2.7 GB before, every
+	// level holding its pointer.
+	RuleYAMLTooDeep = finding.Register(finding.Rule{
+		Code: "yaml.too-deep", Severity: finding.Error, Family: "yaml",
+		Description: "config.yaml nests mappings deeper than 512 levels (or its keys' path is longer than 64 KiB); the lines below are skipped",
+		Source:      "eval752 reading cap (the same 512 levels as JSON, docs/formats.md § Reading rules); seed 003 §10's config.yaml is flat",
+		Hint:        "write the config as a flat mapping of scalars, as seed 003 §10 does",
+	})
 )

@@ -2,6 +2,7 @@ package dataset
 
 import (
 	"encoding/json"
+	"fmt"
 	"io"
 	"regexp"
 	"strconv"
@@ -37,6 +38,7 @@ func ParseYAML(r io.Reader, path string, maxLine int64) (m map[string]any, at ma
 	at = map[string]int{}
 	stack := []*frame{{indent: -1, m: root}}
 	docs := 0
+	skipBelow := -1 // ≥ 0: lines indented more than this are under a cut (too deep)
 	lines, lfs, err := jsonl.Lines(r, path, maxLine, func(n int, raw []byte) {
 		line := string(raw)
 		lead := line[:len(line)-len(strings.TrimLeft(line, " \t"))]
@@ -50,6 +52,12 @@ func ParseYAML(r io.Reader, path string, maxLine int64) (m map[string]any, at ma
 			return
 		}
 		indent := len(body) - len(strings.TrimLeft(body, " "))
+		if skipBelow >= 0 {
+			if indent > skipBelow {
+				return
+			}
+			skipBelow = -1
+		}
 		if text == "---" || text == "..." {
 			if text == "---" {
 				docs++
@@ -99,9 +107,21 @@ func ParseYAML(r io.Reader, path string, maxLine int64) (m map[string]any, at ma
 				fs = append(fs, RuleYAMLSyntax.At(path, n, "", "line %d is indented more than the key above it, which already has a value", n))
 				return
 			}
+			childPtr := top.ptr + "/" + jsonl.EscapePointer(top.key)
+			if len(stack) > jsonl.MaxDepth || len(childPtr) > maxYAMLPointer {
+				// a cap like JSON's: one finding, the lines below the
+				// cut skipped in constant memory each
+				what := fmt.Sprintf("nests mappings deeper than %d levels", jsonl.MaxDepth)
+				if len(childPtr) > maxYAMLPointer {
+					what = fmt.Sprintf("nests keys whose path is longer than %d KiB", maxYAMLPointer>>10)
+				}
+				fs = append(fs, RuleYAMLTooDeep.At(path, n, childPtr, "line %d %s; it and the lines indented below it are skipped", n, what))
+				skipBelow = top.indent
+				return
+			}
 			child := map[string]any{}
 			top.m[top.key] = child
-			top = &frame{indent: indent, m: child, ptr: top.ptr + "/" + jsonl.EscapePointer(top.key)}
+			top = &frame{indent: indent, m: child, ptr: childPtr}
 			stack = append(stack, top)
 		}
 		kp := top.ptr + "/" + jsonl.EscapePointer(key)
@@ -121,6 +141,11 @@ func ParseYAML(r io.Reader, path string, maxLine int64) (m map[string]any, at ma
 	fs = append(lfs, fs...)
 	return root, at, lines, fs, err
 }
+
+// maxYAMLPointer bounds the JSON pointer of a YAML key: every key line keeps
+// its pointer (to locate findings), so long keys nested deep would cost
+// their length times the depth.
+const maxYAMLPointer = 64 << 10
 
 var yamlNumber = regexp.MustCompile(`^[-+]?(0|[1-9][0-9]*)(\.[0-9]*)?([eE][-+]?[0-9]+)?$|^[-+]?\.[0-9]+([eE][-+]?[0-9]+)?$`)
 
