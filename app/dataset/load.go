@@ -28,12 +28,15 @@ import (
 )
 
 // headSize is how much of a file format detection looks at first; a file
-// whose first line is longer is read on until that line is whole, up to
-// maxHeadSize (or the line limit), so one long record does not hide the
-// format of a file.
+// whose first line is longer is read on until that line is whole, up to the
+// line cap (Limits.MaxLineBytes, 64 MiB by default), so one long record does
+// not hide the format of a file: the documented caps are the only limits.
+// Memory stays bounded by the cap; the head is what the parser then reads
+// first, not a second copy of the file. maxHeadSize bounds the head when
+// no line cap is set.
 const (
 	headSize    = 64 << 10
-	maxHeadSize = 16 << 20
+	maxHeadSize = 64 << 20
 )
 
 // readHead reads the start of r for format detection: headSize bytes, or
@@ -41,7 +44,7 @@ const (
 // head is all of r; err is a read error other than the end of r.
 func readHead(r io.Reader, maxLine int64) (head []byte, complete bool, err error) {
 	limit := int64(maxHeadSize)
-	if maxLine > 0 && maxLine+1 < limit {
+	if maxLine > 0 {
 		limit = maxLine + 1
 	}
 	head = make([]byte, 0, headSize)

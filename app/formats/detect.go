@@ -10,6 +10,7 @@ package formats
 
 import (
 	"bytes"
+	"encoding/json"
 	"path"
 	"strconv"
 	"strings"
@@ -146,7 +147,12 @@ func sampleRecords(head []byte, complete bool) []map[string]any {
 		if len(l) == 0 || l[0] != '{' {
 			continue
 		}
-		v, _ := jsonl.Decode(l)
+		var v any
+		if len(l) > bigRecord {
+			v = topLevelKeys(l)
+		} else {
+			v, _ = jsonl.Decode(l)
+		}
 		if m, ok := v.(map[string]any); ok {
 			out = append(out, m)
 			if len(out) >= SampleLines {
@@ -424,4 +430,62 @@ func isInt(s string) bool {
 func isFloat(s string) bool {
 	_, err := strconv.ParseFloat(s, 64)
 	return err == nil
+}
+
+// bigRecord is the line length above which detection reads only a record's
+// top-level keys (all voting looks at) instead of decoding it: a 60 MiB
+// first line is then not decoded twice, once to vote and once to read.
+const bigRecord = 1 << 20
+
+// topLevelKeys returns the keys of the JSON object a line starts with, each
+// with a nil value, scanning strings and nested values without keeping
+// them; nil when the line does not start as an object or a key is not a
+// string. What follows the last key may be broken: the reader reports that.
+func topLevelKeys(b []byte) map[string]any {
+	if len(b) == 0 || b[0] != '{' {
+		return nil
+	}
+	keys := map[string]any{}
+	depth, i := 0, 0
+	expectKey := false
+	for i < len(b) {
+		c := b[i]
+		switch {
+		case c == '"':
+			j := i + 1
+			for j < len(b) && b[j] != '"' {
+				if b[j] == '\\' {
+					j++
+				}
+				j++
+			}
+			if j >= len(b) {
+				return keys
+			}
+			if depth == 1 && expectKey {
+				var k string
+				if json.Unmarshal(b[i:j+1], &k) != nil {
+					return nil
+				}
+				keys[k] = nil
+				expectKey = false
+			}
+			i = j + 1
+			continue
+		case c == '{' || c == '[':
+			depth++
+			if depth == 1 {
+				expectKey = true
+			}
+		case c == '}' || c == ']':
+			depth--
+			if depth == 0 {
+				return keys
+			}
+		case c == ',' && depth == 1:
+			expectKey = true
+		}
+		i++
+	}
+	return keys
 }

@@ -2,6 +2,7 @@ package formats
 
 import (
 	"encoding/json"
+	"sort"
 	"strings"
 	"testing"
 	"time"
@@ -94,5 +95,30 @@ func TestValidateNumberCostBounded(t *testing.T) {
 	}
 	if d := time.Since(start); d > 2*time.Second {
 		t.Errorf("2000 records took %v", d)
+	}
+}
+
+// topLevelKeys (detection of records over 1 MiB): the object's own keys,
+// not those of nested objects nor words inside strings; escapes decoded.
+func TestTopLevelKeys(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{`{"a":1,"b":{"c":2},"d":"e\",\"f\":3","g\u0068":[{"x":1}]}`, "a b d gh"},
+		{`{"a":"unterminated`, "a"}, // the keys before the break
+		{`{"a":1,"b":`, "a b"},
+		{`[1]`, "-"},
+	} {
+		m := topLevelKeys([]byte(c.in))
+		var keys []string
+		for k := range m {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		got := strings.Join(keys, " ")
+		if m == nil {
+			got = "-"
+		}
+		if got != c.want {
+			t.Errorf("topLevelKeys(%s) = %q, want %q", c.in, got, c.want)
+		}
 	}
 }
