@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 
 	"eval752/app/dataset"
+	"eval752/app/finding"
 	"eval752/app/model"
 )
 
@@ -104,7 +105,7 @@ func parseFormat(s string) (model.Format, error) {
 }
 
 func cantRun(stderr io.Writer, cmd string, err error) int {
-	fmt.Fprintf(stderr, "eval752 %s: %v\n", cmd, err)
+	fmt.Fprintf(stderr, "eval752 %s: %s\n", cmd, finding.Inert(err.Error()))
 	return ExitCantRun
 }
 

@@ -3,14 +3,20 @@ package server
 import (
 	"bytes"
 	"compress/gzip"
+	"context"
+	"crypto/sha256"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"strings"
 	"testing"
+
+	"eval752/app/cli"
 )
 
 // staticDir lays out a minimal static folder: every required file with
@@ -161,5 +167,78 @@ func TestWasmGzip(t *testing.T) {
 	resp, body = get("identity")
 	if resp.Header.Get("Content-Encoding") != "" || !bytes.Equal(body, raw) {
 		t.Errorf("identity: encoding %q, %d bytes", resp.Header.Get("Content-Encoding"), len(body))
+	}
+}
+
+// treeSums is the sha256 of every file under dir (relative path → hex).
+func treeSums(t *testing.T, dir string) map[string]string {
+	t.Helper()
+	m := map[string]string{}
+	filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(dir, p)
+		m[rel] = fmt.Sprintf("%x", sha256.Sum256(b))
+		return nil
+	})
+	return m
+}
+
+// export-static never writes over the page it exports: OUT equal to the
+// --dir folder, inside it or containing it is refused (exit 2, one line),
+// as is a folder that is not empty without --force; the built page keeps
+// every byte. Before this rule, `export-static static` truncated
+// static/web/*.wasm and overwrote the tracked static/app.css.
+func TestExportNeverWritesOverItsPage(t *testing.T) {
+	root := t.TempDir()
+	dir := filepath.Join(root, "static")
+	os.Rename(staticDir(t), dir)
+	before := treeSums(t, dir)
+	site := filepath.Join(root, "site")
+	os.MkdirAll(site, 0o755)
+	os.WriteFile(filepath.Join(site, "keep.txt"), []byte("the user's"), 0o644)
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--dir", dir, dir}, "is the input"},
+		{[]string{"--dir", dir, "--force", dir}, "is the input"},
+		{[]string{"--dir", dir, "--force", filepath.Join(dir, "web")}, "inside the input folder"},
+		{[]string{"--dir", dir, "--force", root}, "contains the input"},
+		{[]string{"--dir", dir, site}, "not empty"},
+	} {
+		var out, errb bytes.Buffer
+		code := cli.Main(context.Background(), append([]string{"export-static"}, c.args...), &out, &errb)
+		if code != cli.ExitCantRun || !strings.Contains(errb.String(), c.want) || strings.Count(errb.String(), "\n") != 1 {
+			t.Errorf("export-static %v: exit %d, stderr %q; want exit 2 and one line saying %q", c.args, code, errb.String(), c.want)
+		}
+	}
+	if after := treeSums(t, dir); !reflect.DeepEqual(after, before) {
+		t.Errorf("the page's files changed:\nbefore %v\nafter  %v", before, after)
+	}
+	if b, _ := os.ReadFile(filepath.Join(site, "keep.txt")); string(b) != "the user's" {
+		t.Error("a refused OUT was changed")
+	}
+	// --force replaces the folder; the new site is complete and no
+	// temporary folder is left beside it
+	var out, errb bytes.Buffer
+	if code := cli.Main(context.Background(), []string{"export-static", "--dir", dir, "--force", site}, &out, &errb); code != cli.ExitOK {
+		t.Fatalf("export-static --force: exit %d, %s", code, errb.String())
+	}
+	if _, err := os.Stat(filepath.Join(site, "keep.txt")); err == nil {
+		t.Error("--force kept the old folder's files")
+	}
+	for _, f := range []string{"index.html", "app.js", "web/app.wasm", "web/eval752.css"} {
+		if _, err := os.Stat(filepath.Join(site, f)); err != nil {
+			t.Errorf("%s missing from the site", f)
+		}
+	}
+	if left, _ := filepath.Glob(filepath.Join(root, ".*")); len(left) != 0 {
+		t.Errorf("temporary folders left: %v", left)
 	}
 }
