@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"net"
-	"net/http"
 	"os"
 	"path/filepath"
 	"time"
@@ -49,11 +48,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		fmt.Fprintf(stderr, "eval752 serve: %v\n", err)
 		return cli.ExitCantRun
 	}
-	srv := &http.Server{
-		Handler:           Secure(Handler(*dir)),
-		ReadHeaderTimeout: 10 * time.Second,
-		MaxHeaderBytes:    64 << 10,
-	}
+	srv := newServer(*dir)
 	// The first line is machine-readable: tests start `serve --addr
 	// 127.0.0.1:0` and read the URL from it.
 	fmt.Fprintf(stdout, "serving http://%s/\n", ln.Addr())
