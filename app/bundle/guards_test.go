@@ -245,3 +245,16 @@ func TestGuardsBoundInflation(t *testing.T) {
 		t.Errorf("%d bytes inflated, findings %v; want 0 and one zip.overlap", total, a.Findings)
 	}
 }
+
+// An entry stored with a method other than store or deflate (here 14, LZMA)
+// is not read: zip.corrupt before any byte is inflated.
+func TestUnknownMethod(t *testing.T) {
+	b := rawZip(t, &zip.FileHeader{Name: "sections/a.jsonl", Method: 14, CompressedSize64: 3, UncompressedSize64: 3}, []byte("abc"))
+	a, err := Open("b.zip", bytes.NewReader(b), int64(len(b)), testLimits)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if codeSet(a.Findings)["zip.corrupt"] != 1 || a.Entries[0].Safe {
+		t.Errorf("findings %v, safe %v", a.Findings, a.Entries[0].Safe)
+	}
+}
