@@ -23,13 +23,13 @@ wasm:
 
 demo: build
 	mkdir -p $(WEB)
-	bin/eval752 demo $(WEB)/demo.eval752.zip
+	bin/eval752 demo --force $(WEB)/demo.eval752.zip
 
 run: all
 	bin/eval752 serve --addr $(ADDR)
 
 export: all
-	bin/eval752 export-static dist
+	bin/eval752 export-static --force dist
 
 lint:
 	@out=$$(gofmt -l app cmd wasm static); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi

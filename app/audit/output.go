@@ -40,8 +40,11 @@ func WriteMarkdown(w io.Writer, rep *report.Report, findings finding.List) error
 	c := findings.Counts()
 	var b strings.Builder
 	b.WriteString("## Findings\n\n")
+	// one list item per finding: line breaks are spaces, other control
+	// characters show escaped (finding.Inert)
+	oneLine := strings.NewReplacer("\r\n", " ", "\n", " ", "\r", " ")
 	for _, f := range findings {
-		fmt.Fprintf(&b, "* `%s:%d` %s **%s**: %s\n", f.Path, f.Line, f.Severity, f.Code, strings.ReplaceAll(f.Message, "\n", " "))
+		fmt.Fprintf(&b, "* `%s:%d` %s **%s**: %s\n", finding.Inert(f.Path), f.Line, f.Severity, f.Code, finding.Inert(oneLine.Replace(f.Message)))
 	}
 	fmt.Fprintf(&b, "\n%d error(s), %d warning(s), %d info\n", c.Error, c.Warning, c.Info)
 	_, err := io.WriteString(w, b.String())

@@ -3,13 +3,18 @@
 // The archive is never read whole: archive/zip reads the central directory
 // and each entry through ReadAt, so the browser can back the reader with
 // Blob.slice. Every entry is checked before it is read — path traversal,
-// absolute paths, duplicates, symlinks, encryption, size and compression
-// ratio — and an unsafe entry is reported and never decompressed. Headers can
-// lie about sizes, so the caps are enforced again while decompressing.
+// absolute paths, duplicates (of the cleaned name: "./a" and "a//b" are "a"
+// and "a/b"), symlinks, encryption, size and compression ratio, and entries
+// whose bytes overlap (the non-recursive zip bomb) — and an unsafe entry is
+// reported and never decompressed. Headers can lie about sizes, so the caps
+// are enforced again while decompressing, the ratio on the compressed bytes
+// the decompressor actually consumed.
 package bundle
 
 import (
 	"archive/zip"
+	"bufio"
+	"compress/flate"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -85,6 +90,12 @@ var (
 		Source:      "spec §6",
 		Hint:        "reduce the number of files or raise the cap (command line: --max-entries N)",
 	})
+	RuleOverlap = finding.Register(finding.Rule{
+		Code: "zip.overlap", Severity: finding.Error, Family: "zip",
+		Description: "entries of the central directory share bytes of the archive (many entries inflating one compressed kernel: a non-recursive zip bomb); they are not read",
+		Source:      "spec §6 (zip bombs); APPNOTE 4.3.6 (entries are stored one after the other); D. Fifield, \"A better zip bomb\" (2019)",
+		Hint:        "the archive is crafted or damaged: re-create it with a standard zip tool",
+	})
 	RuleUnknownEntry = finding.Register(finding.Rule{
 		Code: "zip.unknown-entry", Severity: finding.Warning, Family: "zip",
 		Description: "an entry lies outside the bundle layout; it is hashed but not read",
@@ -116,7 +127,31 @@ type Archive struct {
 	Entries  []*Entry
 	Findings finding.List
 	lim      Limits
-	total    int64 // uncompressed bytes read so far, all entries
+	total    int64        // uncompressed bytes read so far, all entries
+	cur      *countReader // the raw stream of the entry being opened
+}
+
+// countReader counts the compressed bytes a decompressor takes from an
+// entry's raw stream. It is an io.ByteReader, so compress/flate reads it
+// byte by byte without a read-ahead buffer of its own: the count is what
+// was consumed, whatever the headers declare.
+type countReader struct {
+	br *bufio.Reader
+	n  int64
+}
+
+func (c *countReader) Read(p []byte) (int, error) {
+	n, err := c.br.Read(p)
+	c.n += int64(n)
+	return n, err
+}
+
+func (c *countReader) ReadByte() (byte, error) {
+	b, err := c.br.ReadByte()
+	if err == nil {
+		c.n++
+	}
+	return b, err
 }
 
 // Full is the finding path of an entry: "bundle.eval752.zip!sections/a.jsonl".
@@ -142,7 +177,17 @@ func Open(name string, r io.ReaderAt, size int64, lim Limits) (a *Archive, err e
 		a.Findings = append(a.Findings, RuleCorrupt.At(name, 0, "", "cannot open the archive"))
 		return a, errors.New("zip: no reader")
 	}
-	seen := map[string]bool{}
+	// the decompressors read through a counter (the ratio guard's
+	// denominator); entries are opened one at a time (OpenEntry takes cur)
+	zr.RegisterDecompressor(zip.Store, func(r io.Reader) io.ReadCloser {
+		a.cur = &countReader{br: bufio.NewReaderSize(r, 32<<10)}
+		return io.NopCloser(a.cur)
+	})
+	zr.RegisterDecompressor(zip.Deflate, func(r io.Reader) io.ReadCloser {
+		a.cur = &countReader{br: bufio.NewReaderSize(r, 32<<10)}
+		return flate.NewReader(a.cur)
+	})
+	seen := map[string]string{}
 	lower := map[string]string{}
 	for i, f := range zr.File {
 		if lim.MaxEntries > 0 && i >= lim.MaxEntries {
@@ -153,11 +198,38 @@ func Open(name string, r io.ReaderAt, size int64, lim Limits) (a *Archive, err e
 		e.Safe = a.check(f, seen, lower)
 		a.Entries = append(a.Entries, e)
 	}
+	a.checkOverlap(r, size, zr.File)
 	return a, nil
 }
 
+// checkOverlap finds entries sharing bytes of the archive, from the central
+// directory alone (before anything is inflated), reports them in one
+// zip.overlap finding and marks every one of them unsafe.
+func (a *Archive) checkOverlap(r io.ReaderAt, size int64, files []*zip.File) {
+	offs, ok := headerOffsets(r, size, files)
+	if !ok {
+		return
+	}
+	offs = offs[:len(a.Entries)] // the entries past the --max-entries cap are not read anyway
+	pairs := overlaps(a.Entries, offs)
+	if len(pairs) == 0 {
+		return
+	}
+	bad := map[int]bool{}
+	for _, p := range pairs {
+		bad[p[0]], bad[p[1]] = true, true
+	}
+	for i := range bad {
+		a.Entries[i].Safe = false
+	}
+	first, other := a.Entries[pairs[0][0]], a.Entries[pairs[0][1]]
+	a.Findings = append(a.Findings, RuleOverlap.At(a.Path, 0, "",
+		"%d entries share bytes with another entry (first: %q at offset %d lies within %q at offset %d, which declares %d compressed bytes); none of them is read",
+		len(bad), first.Name, offs[pairs[0][0]], other.Name, offs[pairs[0][1]], other.File.CompressedSize64))
+}
+
 // check applies every safety rule to one entry; it reports each problem.
-func (a *Archive) check(f *zip.File, seen map[string]bool, lower map[string]string) bool {
+func (a *Archive) check(f *zip.File, seen, lower map[string]string) bool {
 	n := f.Name
 	full := a.Full(n)
 	safe := true
@@ -182,15 +254,22 @@ func (a *Archive) check(f *zip.File, seen map[string]bool, lower map[string]stri
 			break
 		}
 	}
-	if seen[n] {
-		a.Findings = append(a.Findings, RuleDuplicate.At(full, 0, "", "entry %q occurs more than once; only the first is read", n))
+	// names are compared as paths: "./a", "a//b", "a/./b" and a folder's
+	// trailing "/" name what "a", "a/b" and "a" name
+	key := path.Clean(n)
+	if prev, dup := seen[key]; dup {
+		if prev == n {
+			a.Findings = append(a.Findings, RuleDuplicate.At(full, 0, "", "entry %q occurs more than once; only the first is read", n))
+		} else {
+			a.Findings = append(a.Findings, RuleDuplicate.At(full, 0, "", "entry %q names the same path as %q (%q once cleaned); only the first is read", n, prev, key))
+		}
 		return false
 	}
-	seen[n] = true
-	if prev, ok := lower[strings.ToLower(n)]; ok {
+	seen[key] = n
+	if prev, ok := lower[strings.ToLower(key)]; ok {
 		a.Findings = append(a.Findings, RuleCaseDuplicate.At(full, 0, "", "entry %q differs from %q only in letter case", n, prev))
 	} else {
-		lower[strings.ToLower(n)] = n
+		lower[strings.ToLower(key)] = n
 	}
 	mode := f.Mode()
 	if mode&fs.ModeSymlink != 0 {
@@ -236,6 +315,7 @@ type Reader struct {
 	a    *Archive
 	e    *Entry
 	rc   io.ReadCloser
+	raw  *countReader // the compressed bytes consumed
 	h    hash.Hash
 	n    int64
 	done bool
@@ -249,12 +329,15 @@ func (a *Archive) OpenEntry(e *Entry) (*Reader, error) {
 	if !e.Safe {
 		return nil, errors.New("bundle: entry is unsafe and not read")
 	}
+	a.cur = nil
 	rc, err := e.File.Open()
 	if err != nil {
 		a.Findings = append(a.Findings, RuleCorrupt.At(a.Full(e.Name), 0, "", "cannot read entry %q: %v", e.Name, err))
 		return nil, err
 	}
-	return &Reader{a: a, e: e, rc: rc, h: sha256.New()}, nil
+	raw := a.cur
+	a.cur = nil
+	return &Reader{a: a, e: e, rc: rc, raw: raw, h: sha256.New()}, nil
 }
 
 // Read implements io.Reader.
@@ -275,8 +358,8 @@ func (r *Reader) Read(p []byte) (int, error) {
 	case lim.MaxTotalBytes > 0 && r.a.total > lim.MaxTotalBytes:
 		r.fail(RuleTooLarge.At(full, 0, "", "the bundle's entries exceed %d bytes in total; reading stopped at %q", lim.MaxTotalBytes, r.e.Name))
 		return n, r.err
-	case lim.MaxRatio > 0 && r.n > 1<<20 && float64(r.n) > lim.MaxRatio*float64(max(r.e.File.CompressedSize64, 1)):
-		r.fail(RuleRatio.At(full, 0, "", "entry %q expands beyond ratio %.0f while decompressing (%d bytes from %d); reading stopped", r.e.Name, lim.MaxRatio, r.n, r.e.File.CompressedSize64))
+	case lim.MaxRatio > 0 && r.n > 1<<20 && float64(r.n) > lim.MaxRatio*float64(max(r.consumed(), 1)):
+		r.fail(RuleRatio.At(full, 0, "", "entry %q expands beyond ratio %.0f while decompressing (%d bytes from %d compressed bytes read; its headers declare %d); reading stopped", r.e.Name, lim.MaxRatio, r.n, r.consumed(), r.e.File.CompressedSize64))
 		return n, r.err
 	}
 	if err != nil && err != io.EOF {
@@ -295,6 +378,15 @@ func (r *Reader) Read(p []byte) (int, error) {
 		r.done = true
 	}
 	return n, err
+}
+
+// consumed is the number of compressed bytes the decompressor has taken so
+// far (never more than the declared size: archive/zip bounds the stream).
+func (r *Reader) consumed() int64 {
+	if r.raw == nil {
+		return int64(r.e.File.CompressedSize64)
+	}
+	return r.raw.n
 }
 
 func (r *Reader) fail(f finding.Finding) {

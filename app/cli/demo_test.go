@@ -61,7 +61,7 @@ func TestDemoCommand(t *testing.T) {
 		t.Errorf("demo -: exit %d, %d bytes", code, stdout.Len())
 	}
 	// no temporary files are left beside OUT
-	left, _ := filepath.Glob(filepath.Join(dir, "web", ".demo-*"))
+	left, _ := filepath.Glob(filepath.Join(dir, "web", ".*"))
 	if len(left) != 0 {
 		t.Errorf("temporary files left: %v", left)
 	}

@@ -91,7 +91,7 @@ func runDocTables(_ context.Context, args []string, stdout, stderr io.Writer) in
 	if err != nil {
 		return cantRun(stderr, "doc-tables", err)
 	}
-	if err := os.WriteFile(*update, out, 0o644); err != nil {
+	if err := WriteFileAtomic(*update, out); err != nil {
 		return cantRun(stderr, "doc-tables", err)
 	}
 	return ExitOK

@@ -111,7 +111,7 @@ func cantRun(stderr io.Writer, cmd string, err error) int {
 		writeFindings(stderr, finding.List{ie.Finding})
 		return ExitCantRun
 	}
-	fmt.Fprintf(stderr, "eval752 %s: %v\n", cmd, err)
+	fmt.Fprintf(stderr, "eval752 %s: %s\n", cmd, finding.Inert(err.Error()))
 	return ExitCantRun
 }
 

@@ -11,6 +11,7 @@ import (
 	"io"
 
 	"eval752/app/engine"
+	"eval752/app/finding"
 	"eval752/app/score"
 )
 
@@ -31,13 +32,15 @@ func runResults(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	boot := fs.Int("bootstrap", d.Bootstrap, "number of bootstrap resamples over items")
 	runA := fs.String("run-a", "", "run A of the comparison (default: the first run)")
 	runB := fs.String("run-b", "", "run B of the comparison (default: the second run)")
+	force := fs.Bool("force", false, "replace OUT when it exists (OUT is never one of the inputs, nor inside an input folder)")
 	var lim limitFlags
 	lim.register(fs)
 	fs.Usage = func() {
-		fmt.Fprintf(stderr, "usage: eval752 results [--seed N] [--bootstrap N] [--run-a A --run-b B] OUT PATH...\n\n"+
+		fmt.Fprintf(stderr, "usage: eval752 results [--seed N] [--bootstrap N] [--run-a A --run-b B] [--force] OUT PATH...\n\n"+
 			"Writes OUT, a zip with eval752-results/: README.md, manifest.json (tool, inputs with sha256,\n"+
 			"counts, runs, files with sha256), findings.json/.csv, overview.md, score.json/.md/.csv,\n"+
 			"compare.json/.md/.csv, audit.json/.md/.csv — each byte for byte what the matching command prints.\n"+
+			"OUT is never an input nor inside an input folder; an existing OUT is replaced only with --force.\n"+
 			"Use - as OUT for standard output.\n"+
 			"Exit status: 0 written (no errors), 1 written (validation or the audit found errors), 2 cannot run.\n\n")
 		fs.PrintDefaults()
@@ -64,6 +67,11 @@ func runResults(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		return cantRun(stderr, "results", err)
 	}
 	out, paths := pos[0], pos[1:]
+	if out != "-" {
+		if err := CheckOut(out, OutFile, paths, *force); err != nil {
+			return cantRun(stderr, "results", err)
+		}
+	}
 	inputs, closeAll, err := openInputs(paths, "")
 	if err != nil {
 		return cantRun(stderr, "results", err)
@@ -86,12 +94,12 @@ func runResults(ctx context.Context, args []string, stdout, stderr io.Writer) in
 			return cantRun(stderr, "results", err)
 		}
 	} else {
-		if err := writeFileAtomic(out, b.Bytes()); err != nil {
+		if err := WriteFileAtomic(out, b.Bytes()); err != nil {
 			return cantRun(stderr, "results", err)
 		}
 		sum := sha256.Sum256(b.Bytes())
 		fmt.Fprintf(stdout, "wrote %s (%d bytes, sha256 %s); validation: %d error(s), %d warning(s), %d info\n",
-			out, b.Len(), hex.EncodeToString(sum[:]), res.Counts.Error, res.Counts.Warning, res.Counts.Info)
+			finding.Inert(out), b.Len(), hex.EncodeToString(sum[:]), res.Counts.Error, res.Counts.Warning, res.Counts.Info)
 		if res.Audit != nil {
 			c := res.AuditFindings.Counts()
 			fmt.Fprintf(stdout, "set-design audit: %d error(s), %d warning(s), %d info\n", c.Error, c.Warning, c.Info)

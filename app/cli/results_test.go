@@ -181,16 +181,20 @@ func TestResultsAuditErrorExit(t *testing.T) {
 	}
 }
 
-// A results bundle written into the folder it was made from is recognised
-// on the next run (bundle.results, info), not read as a broken dataset
-// bundle.
+// A results bundle moved into the folder it was made from is recognised on
+// the next run (bundle.results, info), not read as a broken dataset bundle.
+// (`results` itself refuses to write inside an input folder: see
+// TestWritersNeverOverwriteInputs.)
 func TestResultsBundleInItsFolder(t *testing.T) {
 	dir := t.TempDir()
 	t.Chdir(dir)
 	os.Mkdir("f", 0o755)
 	writeDemoBundle(t, filepath.Join(dir, "f"), "demo.eval752.zip", false)
-	if code, _, errs := runCLI(t, "results", "--bootstrap", "100", filepath.Join("f", "results.zip"), "f"); code != ExitOK {
+	if code, _, errs := runCLI(t, "results", "--bootstrap", "100", "results.zip", "f"); code != ExitOK {
 		t.Fatalf("first results: exit %d, stderr %q", code, errs)
+	}
+	if err := os.Rename("results.zip", filepath.Join("f", "results.zip")); err != nil {
+		t.Fatal(err)
 	}
 	out, _, code := runMain(t, "validate", "--json", "f")
 	var v engine.ValidateOutput

@@ -96,15 +96,18 @@ func runValidate(ctx context.Context, args []string, stdout, stderr io.Writer) i
 }
 
 // writeFindings prints findings as "path:line: severity code: message", with
-// the JSON pointer and the hint on indented lines below.
+// the JSON pointer and the hint on indented lines below. Path, message,
+// pointer and hint are printed inert (finding.Inert): a control character in
+// an entry name or a quoted value shows as \n, \x1b…, so each line is one
+// finding and nothing drives the terminal.
 func writeFindings(w io.Writer, l finding.List) {
 	for _, f := range l {
-		fmt.Fprintf(w, "%s:%d: %s %s: %s\n", f.Path, f.Line, f.Severity, f.Code, f.Message)
+		fmt.Fprintf(w, "%s:%d: %s %s: %s\n", finding.Inert(f.Path), f.Line, f.Severity, f.Code, finding.Inert(f.Message))
 		if f.Pointer != "" {
-			fmt.Fprintf(w, "    at %s\n", f.Pointer)
+			fmt.Fprintf(w, "    at %s\n", finding.Inert(f.Pointer))
 		}
 		if f.Hint != "" {
-			fmt.Fprintf(w, "    hint: %s\n", f.Hint)
+			fmt.Fprintf(w, "    hint: %s\n", finding.Inert(f.Hint))
 		}
 	}
 }

@@ -175,9 +175,9 @@ func resultsReadme(m ResultsManifest) []byte {
 		fmt.Fprintf(&b, "Set-design audit: %d error(s), %d warning(s), %d info.\n", a.Error, a.Warning, a.Info)
 	}
 	if len(m.Runs) > 0 {
-		fmt.Fprintf(&b, "Runs: %s.", strings.Join(m.Runs, ", "))
+		fmt.Fprintf(&b, "Runs: %s.", finding.Inert(strings.Join(m.Runs, ", ")))
 		if len(m.Compare) == 2 {
-			fmt.Fprintf(&b, " Compared: %s (A) vs %s (B).", m.Compare[0], m.Compare[1])
+			fmt.Fprintf(&b, " Compared: %s (A) vs %s (B).", finding.Inert(m.Compare[0]), finding.Inert(m.Compare[1]))
 		}
 		b.WriteString("\n")
 	}

@@ -71,16 +71,17 @@ type Finding struct {
 	Hint     string   `json:"hint"`
 }
 
-// String formats f the way the CLI prints it: "path:line: severity code: message".
+// String formats f the way the CLI prints it: "path:line: severity code:
+// message", one inert line (see Inert).
 func (f Finding) String() string {
 	var b strings.Builder
-	b.WriteString(f.Path)
+	b.WriteString(Inert(f.Path))
 	if f.Line > 0 {
 		fmt.Fprintf(&b, ":%d", f.Line)
 	}
-	fmt.Fprintf(&b, ": %s %s: %s", f.Severity, f.Code, f.Message)
+	fmt.Fprintf(&b, ": %s %s: %s", f.Severity, f.Code, Inert(f.Message))
 	if f.Pointer != "" {
-		fmt.Fprintf(&b, " (at %s)", f.Pointer)
+		fmt.Fprintf(&b, " (at %s)", Inert(f.Pointer))
 	}
 	return b.String()
 }

@@ -8,6 +8,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"eval752/app/finding"
 )
 
 // FormatValue prints a figure the way every renderer prints it.
@@ -84,34 +86,39 @@ func (r *Report) WriteJSON(w io.Writer) error {
 	return enc.Encode(r)
 }
 
-// WriteText writes r as aligned plain text.
+// WriteText writes r as aligned plain text. Every string from the inputs
+// (paths, names, labels, notes) is printed inert (finding.Inert): a control
+// character shows escaped, so no value can break a line or drive the
+// terminal.
 func (r *Report) WriteText(w io.Writer) error {
 	ew := &errWriter{w: w}
-	ew.printf("%s\n%s\n", r.Title, strings.Repeat("=", displayWidth(r.Title)))
+	in := finding.Inert
+	title := in(r.Title)
+	ew.printf("%s\n%s\n", title, strings.Repeat("=", displayWidth(title)))
 	ew.printf("tool: %s %s\n", r.Tool.Name, r.Tool.Version)
 	for _, kv := range r.Config {
-		ew.printf("config: %s = %s\n", kv.Key, kv.Value)
+		ew.printf("config: %s = %s\n", in(kv.Key), in(kv.Value))
 	}
-	for _, in := range r.Inputs {
-		ew.printf("input: %s  %s  sha256:%s\n", in.Path, in.Format, in.SHA256)
+	for _, inp := range r.Inputs {
+		ew.printf("input: %s  %s  sha256:%s\n", in(inp.Path), inp.Format, inp.SHA256)
 	}
 	for _, s := range r.Sections {
-		ew.printf("\n## %s\n", s.Title)
+		ew.printf("\n## %s\n", in(s.Title))
 		for _, p := range s.Text {
-			ew.printf("%s\n", p)
+			ew.printf("%s\n", in(p))
 		}
 		for _, t := range s.Tables {
 			ew.printf("\n")
 			if t.Title != "" {
-				ew.printf("%s\n", t.Title)
+				ew.printf("%s\n", in(t.Title))
 			}
 			writeAligned(ew, t)
 			for _, n := range t.Notes {
-				ew.printf("  note: %s\n", n)
+				ew.printf("  note: %s\n", in(n))
 			}
 		}
 		for _, n := range s.Notes {
-			ew.printf("note: %s\n", n)
+			ew.printf("note: %s\n", in(n))
 		}
 	}
 	return ew.err
@@ -121,14 +128,14 @@ func writeAligned(ew *errWriter, t Table) {
 	cells := make([][]string, 0, len(t.Rows)+1)
 	head := make([]string, len(t.Columns))
 	for i, c := range t.Columns {
-		head[i] = c.Label
+		head[i] = finding.Inert(c.Label)
 	}
 	cells = append(cells, head)
 	for _, row := range t.Rows {
 		line := make([]string, len(t.Columns))
 		for i := range line {
 			if i < len(row) {
-				line[i] = row[i].String()
+				line[i] = finding.Inert(row[i].String())
 			}
 		}
 		cells = append(cells, line)
@@ -238,9 +245,13 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 	return ew.err
 }
 
+// mdEscape makes s one inert piece of a Markdown line: a pipe cannot end a
+// table cell, a line break (\n, \r: CommonMark ends a line at either) is a
+// space, and any other control character shows escaped (finding.Inert).
 func mdEscape(s string) string {
 	s = strings.ReplaceAll(s, "|", `\|`)
-	return strings.ReplaceAll(s, "\n", " ")
+	s = strings.NewReplacer("\r\n", " ", "\n", " ", "\r", " ").Replace(s)
+	return finding.Inert(s)
 }
 
 // WriteCSV writes every table of r as long-format CSV, one row per cell:

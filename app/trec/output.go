@@ -5,12 +5,16 @@ import (
 	"io"
 	"math"
 	"strconv"
+
+	"eval752/app/finding"
 )
 
 // Write prints the result exactly as trec_eval does: with perQuery (-q)
 // every query's lines in qrels qid order first, then the "all" block. Each
 // line is "%-22s\t%s\t%6.4f" (counts as integers, runid as a string,
-// relstring quoted).
+// relstring quoted). A qid or run tag holding a control character (ESC:
+// trec_eval splits on white space only) is printed inert (finding.Inert);
+// every other byte is trec_eval's.
 func (r *Result) Write(w io.Writer, perQuery bool) error {
 	bw := bufio.NewWriterSize(w, 1<<16)
 	var line []byte
@@ -20,7 +24,7 @@ func (r *Result) Write(w io.Writer, perQuery bool) error {
 				if !col.PerQuery {
 					continue
 				}
-				line = appendName(line[:0], col.Name, q.QID)
+				line = appendName(line[:0], col.Name, finding.Inert(q.QID))
 				if col.Kind == String {
 					line = append(line, '\'')
 					line = append(line, q.RelString...)
@@ -39,7 +43,7 @@ func (r *Result) Write(w io.Writer, perQuery bool) error {
 		}
 		line = appendName(line[:0], col.Name, "all")
 		if col.Kind == String {
-			line = append(line, r.RunID...)
+			line = append(line, finding.Inert(r.RunID)...)
 		} else {
 			line = appendValue(line, col.Kind, r.Summary[c])
 		}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
+	"eval752/app/finding"
 	"eval752/app/report"
 	"eval752/app/ui/wire"
 )
@@ -100,8 +101,8 @@ func renderItem(it report.ItemDetail) app.UI {
 	}
 	return app.Article().Class("item").Attr("data-test", "item").Attr("data-id", it.ID).Body(
 		app.Header().Class("item-head").Body(
-			app.Strong().Class("item-id").Text(it.ID),
-			app.Span().Class("muted").Text(fmt.Sprintf(" %s:%d · %s", it.Path, it.Line, it.Format)),
+			app.Strong().Class("item-id").Text(finding.Inert(it.ID)),
+			app.Span().Class("muted").Text(fmt.Sprintf(" %s:%d · %s", finding.Inert(it.Path), it.Line, it.Format)),
 			app.Range(strata).Slice(func(i int) app.UI { return app.Span().Class("chip").Text(strata[i]) }),
 		),
 		app.If(it.Question != "", func() app.UI { return app.P().Class("question").Text(it.Question) }),

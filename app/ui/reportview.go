@@ -9,6 +9,7 @@ import (
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
+	"eval752/app/finding"
 	"eval752/app/report"
 )
 
@@ -150,9 +151,9 @@ func tableHTML(kind string, t report.Table, rows [][]report.Cell) string {
 	b.WriteString(`<div class="scroll"><table class="grid"><thead><tr>`)
 	for _, c := range t.Columns {
 		if c.Help != "" {
-			fmt.Fprintf(&b, `<th scope="col" class="has-help" title="%s">%s</th>`, esc(c.Help), esc(c.Label))
+			fmt.Fprintf(&b, `<th scope="col" class="has-help" title="%s">%s</th>`, txt(c.Help), txt(c.Label))
 		} else {
-			fmt.Fprintf(&b, `<th scope="col">%s</th>`, esc(c.Label))
+			fmt.Fprintf(&b, `<th scope="col">%s</th>`, txt(c.Label))
 		}
 	}
 	b.WriteString(`</tr></thead><tbody>`)
@@ -176,6 +177,11 @@ func tableHTML(kind string, t report.Table, rows [][]report.Cell) string {
 
 var esc = html.EscapeString
 
+// txt is esc for text the reader sees (cells, labels, tooltips): control
+// characters show escaped (finding.Inert), as in the CLI's text output.
+// The data-* hooks keep the raw value.
+func txt(s string) string { return html.EscapeString(finding.Inert(s)) }
+
 // writeCell writes one table cell: a header or text cell, or a figure with
 // its CI, n/denominator, threshold badge and flag, carrying the automation
 // hooks (data-test="metric" for a cell naming its metric, "figure" for other
@@ -186,9 +192,9 @@ var esc = html.EscapeString
 func writeCell(b *strings.Builder, kind, table, column, row string, c report.Cell, first bool) {
 	if c.Metric == "" && c.Value == nil {
 		if first {
-			fmt.Fprintf(b, `<th scope="row">%s</th>`, esc(c.Text))
+			fmt.Fprintf(b, `<th scope="row">%s</th>`, txt(c.Text))
 		} else {
-			fmt.Fprintf(b, `<td>%s</td>`, esc(c.Text))
+			fmt.Fprintf(b, `<td>%s</td>`, txt(c.Text))
 		}
 		return
 	}
@@ -210,7 +216,7 @@ func writeCell(b *strings.Builder, kind, table, column, row string, c report.Cel
 	if d == 0 {
 		d = 4
 	}
-	fmt.Fprintf(b, `<span class="v">%s</span>`, esc(c.FormatValue()))
+	fmt.Fprintf(b, `<span class="v">%s</span>`, txt(c.FormatValue()))
 	if c.CILow != nil && c.CIHigh != nil {
 		fmt.Fprintf(b, `<span class="ci" title="confidence interval"> [%s, %s]</span>`,
 			strconv.FormatFloat(*c.CILow, 'f', d, 64), strconv.FormatFloat(*c.CIHigh, 'f', d, 64))
@@ -233,10 +239,10 @@ func writeCell(b *strings.Builder, kind, table, column, row string, c report.Cel
 				cls, word = "badge fail", "FAIL "+c.Threshold
 			}
 		}
-		fmt.Fprintf(b, `<span class="%s">%s</span>`, cls, esc(word))
+		fmt.Fprintf(b, `<span class="%s">%s</span>`, cls, txt(word))
 	}
 	if c.Flag != "" {
-		fmt.Fprintf(b, `<span class="badge flag">%s</span>`, esc(c.Flag))
+		fmt.Fprintf(b, `<span class="badge flag">%s</span>`, txt(c.Flag))
 	}
 	b.WriteString(`</td>`)
 }
@@ -338,8 +344,8 @@ func chartSVG(t report.Table) string {
 		title = t.ID
 	}
 	fmt.Fprintf(&s, `<svg class="chart" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 %.0f %.0f" role="img" aria-label="%s">`,
-		width, height, html.EscapeString("chart: "+title))
-	fmt.Fprintf(&s, `<title>%s</title>`, html.EscapeString(title))
+		width, height, txt("chart: "+title))
+	fmt.Fprintf(&s, `<title>%s</title>`, txt(title))
 	y0 := 0.0
 	for _, m := range order {
 		pb := panels[m]
@@ -359,7 +365,7 @@ func chartSVG(t report.Table) string {
 		if name == "" {
 			name = "value"
 		}
-		fmt.Fprintf(&s, `<text class="panel" x="%.1f" y="%.1f">%s</text>`, labelW, y0+14, html.EscapeString(name))
+		fmt.Fprintf(&s, `<text class="panel" x="%.1f" y="%.1f">%s</text>`, labelW, y0+14, txt(name))
 		top := y0 + headH
 		bottom := top + rowH*float64(len(pb))
 		for _, v := range niceTicks(lo, hi) {
@@ -390,8 +396,8 @@ func chartSVG(t report.Table) string {
 			if b.flag != "" {
 				tip += " (" + b.flag + ")"
 			}
-			fmt.Fprintf(&s, `<g><title>%s</title>`, html.EscapeString(tip))
-			fmt.Fprintf(&s, `<text class="label" x="%.1f" y="%.1f" text-anchor="end">%s</text>`, labelW-8, y+rowH*0.68, html.EscapeString(label))
+			fmt.Fprintf(&s, `<g><title>%s</title>`, txt(tip))
+			fmt.Fprintf(&s, `<text class="label" x="%.1f" y="%.1f" text-anchor="end">%s</text>`, labelW-8, y+rowH*0.68, txt(label))
 			fmt.Fprintf(&s, `<rect class="%s" x="%.1f" y="%.1f" width="%.1f" height="%.1f" rx="2"/>`, cls, x0, y+4, math.Max(x1-x0, 1), rowH-8)
 			if b.hasCI {
 				cy := y + rowH/2
@@ -399,7 +405,7 @@ func chartSVG(t report.Table) string {
 				fmt.Fprintf(&s, `<line class="err" x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f"/>`, x(b.lo), cy-5, x(b.lo), cy+5)
 				fmt.Fprintf(&s, `<line class="err" x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f"/>`, x(b.hi), cy-5, x(b.hi), cy+5)
 			}
-			fmt.Fprintf(&s, `<text class="value" x="%.1f" y="%.1f">%s</text></g>`, labelW+plotW+8, y+rowH*0.68, html.EscapeString(b.display))
+			fmt.Fprintf(&s, `<text class="value" x="%.1f" y="%.1f">%s</text></g>`, labelW+plotW+8, y+rowH*0.68, txt(b.display))
 		}
 		if lo < 0 {
 			fmt.Fprintf(&s, `<line class="zero" x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f"/>`, zero, top, zero, bottom)

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"regexp"
 	"strings"
 	"testing"
 
@@ -73,6 +74,25 @@ func TestNiceTicks(t *testing.T) {
 		}
 		if strings.Join(got, " ") != tc.want {
 			t.Errorf("niceTicks(%v, %v) = %v, want %s", tc.lo, tc.hi, got, tc.want)
+		}
+	}
+}
+
+// The page shows control characters of a run name or label escaped, as the
+// CLI's text output does (go-app and html.EscapeString escape markup, not
+// ESC or line breaks); the data-run hook keeps the exact name.
+func TestReportHTMLInert(t *testing.T) {
+	run := "evil\x1b[2J\r\nrow"
+	tb := report.Table{ID: "t", Title: "T", Chart: true,
+		Columns: []report.Column{{Key: "run", Label: "run\x07"}, {Key: "acc", Label: "accuracy"}},
+		Rows:    [][]report.Cell{{{Text: run}, {Metric: "acc", Run: run, Value: report.F(0.5)}}}}
+	for what, html := range map[string]string{"table": tableHTML("score", tb, tb.Rows), "chart": chartSVG(tb)} {
+		if !strings.Contains(html, `evil\x1b[2J\r\nrow`) {
+			t.Errorf("%s: the run name is not shown escaped:\n%s", what, html)
+		}
+		shown := regexp.MustCompile(` data-[a-z]+="[^"]*"`).ReplaceAllString(html, "")
+		if strings.ContainsAny(shown, "\x1b\r\x07") {
+			t.Errorf("%s shows a raw control character (outside the data-* hooks):\n%q", what, shown)
 		}
 	}
 }

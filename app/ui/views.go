@@ -32,7 +32,7 @@ func (p *Page) renderOverview() app.UI {
 					format = "—"
 				}
 				return app.Tr().Attr("data-test", "input").Attr("data-path", in.Path).Body(
-					app.Th().Scope("row").Class("path").Text(in.Path),
+					app.Th().Scope("row").Class("path").Text(finding.Inert(in.Path)),
 					app.Td().Text(format),
 					app.Td().Class("num").Text(humanBytes(in.Size)),
 					app.Td().Class("num").Text(strconv.Itoa(in.Lines)),
@@ -120,7 +120,7 @@ func (p *Page) renderFindings() app.UI {
 					}
 					// the entry name (or the file's base name) and the
 					// line; the full path is the button's title
-					where := shortPath(f.Path)
+					where := finding.Inert(shortPath(f.Path))
 					if f.Line > 0 {
 						where += ":" + strconv.Itoa(f.Line)
 					}
@@ -136,11 +136,11 @@ func (p *Page) renderFindings() app.UI {
 							app.Td().Class("code").Text(f.Code),
 							app.Td().Body(app.Button().Class("link where").Attr("data-test", "finding-open").
 								Attr("data-idx", strconv.Itoa(i)).
-								Title("show this line of "+f.Path).Text(where).OnClick(p.onOpenFinding)),
+								Title("show this line of "+finding.Inert(f.Path)).Text(where).OnClick(p.onOpenFinding)),
 							app.Td().Body(
-								app.Span().Text(f.Message),
+								app.Span().Text(finding.Inert(f.Message)),
 								app.If(f.Pointer != "", func() app.UI {
-									return app.Span().Class("ptr").Text(" at " + f.Pointer)
+									return app.Span().Class("ptr").Text(" at " + finding.Inert(f.Pointer))
 								}),
 							),
 						)
@@ -187,15 +187,15 @@ func (p *Page) onOpenFinding(ctx app.Context, e app.Event) {
 func (p *Page) renderFindingDetail(f finding.Finding) app.UI {
 	return app.Aside().Class("detail").Attr("data-test", "finding-detail").Attr("aria-live", "polite").Body(
 		app.H3().Body(sevBadge(f.Severity), app.Span().Text(" "+f.Code)),
-		app.P().Text(f.Message),
-		app.If(f.Hint != "", func() app.UI { return app.P().Class("hint").Text("Hint: " + f.Hint) }),
+		app.P().Text(finding.Inert(f.Message)),
+		app.If(f.Hint != "", func() app.UI { return app.P().Class("hint").Text("Hint: " + finding.Inert(f.Hint)) }),
 		app.P().Class("muted").Text(func() string {
-			s := f.Path
+			s := finding.Inert(f.Path)
 			if f.Line > 0 {
 				s += " line " + strconv.Itoa(f.Line)
 			}
 			if f.Pointer != "" {
-				s += " · " + f.Pointer
+				s += " · " + finding.Inert(f.Pointer)
 			}
 			return s
 		}()),

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"net"
-	"net/http"
 	"os"
 	"path/filepath"
 	"time"
@@ -15,6 +14,7 @@ import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"eval752/app/cli"
+	"eval752/app/finding"
 )
 
 func init() {
@@ -48,11 +48,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		fmt.Fprintf(stderr, "eval752 serve: %v\n", err)
 		return cli.ExitCantRun
 	}
-	srv := &http.Server{
-		Handler:           Secure(Handler(*dir)),
-		ReadHeaderTimeout: 10 * time.Second,
-		MaxHeaderBytes:    64 << 10,
-	}
+	srv := newServer(*dir)
 	// The first line is machine-readable: tests start `serve --addr
 	// 127.0.0.1:0` and read the URL from it.
 	fmt.Fprintf(stdout, "serving http://%s/\n", ln.Addr())
@@ -86,10 +82,13 @@ func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	fs := flag.NewFlagSet("export-static", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	dir := fs.String("dir", "static", "the static folder holding the built page")
+	force := fs.Bool("force", false, "replace OUT when it is a folder that is not empty")
 	fs.Usage = func() {
-		fmt.Fprintf(stderr, "usage: eval752 export-static [--dir static] OUT\n\n"+
+		fmt.Fprintf(stderr, "usage: eval752 export-static [--dir static] [--force] OUT\n\n"+
 			"Writes index.html, app.js, app-worker.js, manifest, wasm_exec.js and web/ into OUT;\n"+
-			"any static file server can host OUT (it works offline after one visit).\n\n")
+			"any static file server can host OUT (it works offline after one visit).\n"+
+			"OUT is never the --dir folder, inside it or around it; a folder that is not empty\n"+
+			"is replaced only with --force.\n\n")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -102,35 +101,44 @@ func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		fs.Usage()
 		return cli.ExitCantRun
 	}
-	if err := Export(*dir, fs.Arg(0)); err != nil {
-		fmt.Fprintf(stderr, "eval752 export-static: %v\n", err)
+	if err := Export(*dir, fs.Arg(0), *force); err != nil {
+		fmt.Fprintf(stderr, "eval752 export-static: %s\n", finding.Inert(err.Error()))
 		return cli.ExitCantRun
 	}
-	fmt.Fprintf(stdout, "wrote a static site to %s\n", fs.Arg(0))
+	fmt.Fprintf(stdout, "wrote a static site to %s\n", finding.Inert(fs.Arg(0)))
 	return cli.ExitOK
 }
 
-// Export writes the static site for the page built in dir into out.
-func Export(dir, out string) error {
+// Export writes the static site for the page built in dir into out. out
+// must not be dir, lie inside it or contain it (the page would be written
+// over while it is read), and an out that is not empty is replaced only
+// with force (cli.CheckOut). The site is built in a temporary folder beside
+// out and renamed into place: a failure leaves out as it was.
+func Export(dir, out string, force bool) error {
 	if err := checkDir(dir); err != nil {
 		return err
 	}
-	if err := os.MkdirAll(filepath.Join(out, "web"), 0o755); err != nil {
+	if err := cli.CheckOut(out, cli.OutFolder, []string{dir}, force); err != nil {
 		return err
 	}
-	if err := app.GenerateStaticWebsite(out, Handler(dir)); err != nil {
-		return err
-	}
-	for _, f := range WebFiles {
-		src := filepath.Join(dir, filepath.FromSlash(f.Rel))
-		if _, err := os.Stat(src); err != nil && f.Optional {
-			continue
-		}
-		if err := copyFile(src, filepath.Join(out, filepath.FromSlash(f.URL))); err != nil {
+	return cli.ReplaceDir(out, func(tmp string) error {
+		if err := os.MkdirAll(filepath.Join(tmp, "web"), 0o755); err != nil {
 			return err
 		}
-	}
-	return nil
+		if err := app.GenerateStaticWebsite(tmp, Handler(dir)); err != nil {
+			return err
+		}
+		for _, f := range WebFiles {
+			src := filepath.Join(dir, filepath.FromSlash(f.Rel))
+			if _, err := os.Stat(src); err != nil && f.Optional {
+				continue
+			}
+			if err := copyFile(src, filepath.Join(tmp, filepath.FromSlash(f.URL))); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
 }
 
 func copyFile(src, dst string) error {

@@ -73,24 +73,64 @@ type resources struct {
 	gz    *gzCache
 }
 
-// gzCache holds the gzip form of the WASM files (9 MB each raw, 2.4 MB
-// compressed), made once per file version, for browsers that accept it.
+// gzCache holds, per file version, the sha256 of each served file (its
+// ETag) and the gzip form of the WASM files (9 MB each raw, 2.4 MB
+// compressed) for browsers that accept it, each made once.
 type gzCache struct {
 	mu sync.Mutex
-	m  map[string]gzEntry
+	m  map[string]*gzEntry
 }
 
 type gzEntry struct {
 	mod  time.Time
 	size int64
-	data []byte
+	sum  string // hex sha256 prefix of the file's bytes
+	data []byte // the gzip form, nil until asked for
 }
+
+// entry returns the cache entry of the current version of the file at path.
+func (c *gzCache) entry(path string, st os.FileInfo) *gzEntry {
+	if e, ok := c.m[path]; ok && e.mod.Equal(st.ModTime()) && e.size == st.Size() {
+		return e
+	}
+	if c.m == nil {
+		c.m = map[string]*gzEntry{}
+	}
+	e := &gzEntry{mod: st.ModTime(), size: st.Size()}
+	c.m[path] = e
+	return e
+}
+
+// etag returns the strong ETag of the file's identity form (fh is left
+// where it was found: at the start).
+func (c *gzCache) etag(path string, st os.FileInfo, fh io.ReadSeeker) (string, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	e := c.entry(path, st)
+	if e.sum == "" {
+		h := sha256.New()
+		if _, err := io.Copy(h, fh); err != nil {
+			return "", err
+		}
+		if _, err := fh.Seek(0, io.SeekStart); err != nil {
+			return "", err
+		}
+		e.sum = hex.EncodeToString(h.Sum(nil))[:20]
+	}
+	return `"` + e.sum + `"`, nil
+}
+
+// gzipETag is the ETag of the gzip form of the file whose identity ETag is
+// tag: a different representation has a different strong ETag (RFC 9110
+// §8.8.3), so a cache never answers one with the other.
+func gzipETag(tag string) string { return strings.TrimSuffix(tag, `"`) + `-gz"` }
 
 // get returns the gzip form of the file at path (read from fh).
 func (c *gzCache) get(path string, st os.FileInfo, fh io.Reader) ([]byte, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if e, ok := c.m[path]; ok && e.mod.Equal(st.ModTime()) && e.size == st.Size() {
+	e := c.entry(path, st)
+	if e.data != nil {
 		return e.data, nil
 	}
 	var buf bytes.Buffer
@@ -101,11 +141,8 @@ func (c *gzCache) get(path string, st os.FileInfo, fh io.Reader) ([]byte, error)
 	if err := zw.Close(); err != nil {
 		return nil, err
 	}
-	if c.m == nil {
-		c.m = map[string]gzEntry{}
-	}
-	c.m[path] = gzEntry{st.ModTime(), st.Size(), buf.Bytes()}
-	return buf.Bytes(), nil
+	e.data = buf.Bytes()
+	return e.data, nil
 }
 
 // acceptsGzip reports whether the request's Accept-Encoding allows gzip.
@@ -150,19 +187,86 @@ func (r resources) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 		return
 	}
 	w.Header().Set("Content-Type", f.Type)
-	if f.Type == "application/wasm" && r.gz != nil {
+	w.Header().Set("Cache-Control", "no-cache")
+	tag, err := r.gz.etag(f.URL, st, fh)
+	if err != nil {
+		http.Error(w, "cannot read the file", http.StatusInternalServerError)
+		return
+	}
+	if f.Type == "application/wasm" {
 		w.Header().Add("Vary", "Accept-Encoding")
 		if acceptsGzip(req) {
 			data, err := r.gz.get(f.URL, st, fh)
 			if err == nil {
 				w.Header().Set("Content-Encoding", "gzip")
+				w.Header().Set("ETag", gzipETag(tag))
 				http.ServeContent(w, req, "", st.ModTime(), bytes.NewReader(data))
 				return
 			}
 			fh.Seek(0, io.SeekStart)
 		}
 	}
+	w.Header().Set("ETag", tag)
 	http.ServeContent(w, req, "", st.ModTime(), fh)
+}
+
+// Site is the page's handler as `serve` hosts it: the files under /web/ are
+// answered by the file server directly (each representation with its own
+// ETag: the sha256 of the file, "-gz" added for the gzip form), the rest by
+// go-app's handler (which gives every answer one ETag, the build version).
+func Site(dir string) http.Handler {
+	h := Handler(dir)
+	res := h.Resources.(resources)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if _, ok := res.files[r.URL.Path]; ok {
+			res.ServeHTTP(w, r)
+			return
+		}
+		h.ServeHTTP(w, r)
+	})
+}
+
+// Timeouts of the server `serve` runs (see the README's Reliability
+// section): a request's header within 10 s, its whole read within 30 s (GET
+// and HEAD carry no body), an idle keep-alive connection closed after 30 s,
+// and a response written within WriteTimeout.
+var (
+	readHeaderTimeout = 10 * time.Second
+	readTimeout       = 30 * time.Second
+	idleTimeout       = 30 * time.Second
+)
+
+// SlowLink is the slowest link WriteTimeout is sized for: 256 kbit/s.
+const SlowLink = 32_000 // bytes per second
+
+// WriteTimeout is the time to write the largest served file (largest bytes)
+// on SlowLink, plus 30 s (the first request of a WASM file also gzips it),
+// and at least 60 s: today's app.wasm (9.2 MB identity form) gets ≈ 317 s.
+func WriteTimeout(largest int64) time.Duration {
+	return max(60*time.Second, 30*time.Second+time.Duration(largest)*time.Second/SlowLink)
+}
+
+// largestFile is the size of the largest file of WebFiles present in dir.
+func largestFile(dir string) int64 {
+	var n int64
+	for _, f := range WebFiles {
+		if st, err := os.Stat(filepath.Join(dir, filepath.FromSlash(f.Rel))); err == nil {
+			n = max(n, st.Size())
+		}
+	}
+	return n
+}
+
+// newServer is the http.Server of `serve` for the page built in dir.
+func newServer(dir string) *http.Server {
+	return &http.Server{
+		Handler:           Secure(Site(dir)),
+		ReadHeaderTimeout: readHeaderTimeout,
+		ReadTimeout:       readTimeout,
+		IdleTimeout:       idleTimeout,
+		WriteTimeout:      WriteTimeout(largestFile(dir)),
+		MaxHeaderBytes:    64 << 10,
+	}
 }
 
 // Handler returns the go-app handler for the page with its files under dir
