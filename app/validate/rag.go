@@ -358,6 +358,7 @@ func (c *checker) checkRAG() {
 	}
 
 	c.reportUnchecked(ix)
+	c.checkChunks(ix)
 	c.checkPredictions(once, haveQuestions, qids)
 	c.checkRunQrels(qids)
 	c.checkSearchable(ix)
