@@ -181,6 +181,7 @@ func TestEndToEndRAG(t *testing.T) {
 		"rag.bbox eval/questions.jsonl:5:/gold_evidence_groups/0/bbox",                // x0 > x1
 		"rag.answerable-evidence eval/questions.jsonl:6:/gold_evidence_groups",        // only optional evidence
 		"rag.searchable-unapproved data/documents.jsonl:2:/searchable",                // QUARANTINED yet searchable
+		"rag.evidence-unapproved eval/questions.jsonl:4:/gold_evidence_groups/0/doc_id", // its evidence is in the QUARANTINED doc_demo_002
 	}
 	sort.Strings(want)
 	if g := summary(got); strings.Join(g, "\n") != strings.Join(want, "\n") {
