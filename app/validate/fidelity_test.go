@@ -75,7 +75,7 @@ var fidelityCases = []ruleCase{
 		msg: "does not bind cloud_approved_by, raw_sha256, parser_profile_hash, ocr_profile_hash, normalization_profile_hash, chunk_profile_hash, outbound_manifest_sha256"},
 
 	{name: "evidence in approved documents; optional evidence elsewhere", code: "rag.evidence-unapproved", ds: ragDS(ragFiles{
-		docs: []string{goodDoc, patch(countDoc, "review_state", "QUARANTINED_LOCAL_REVIEW")},
+		docs:      []string{goodDoc, patch(countDoc, "review_state", "QUARANTINED_LOCAL_REVIEW")},
 		questions: []string{goodRAG, unansRAG, patch(goodRAG, "qid", "q2", "gold_evidence_groups", raw(`[`+okGroup+`,{"required":false,"doc_id":"doc_count","char_start":0,"char_end":5}]`))},
 	})},
 	// doc_count has no review_state (unknown → deny); goodDoc with a failed

@@ -11,10 +11,10 @@ import (
 // first 10 code points are "铜矿品位为0.86%", whose UTF-8 sha256 is, from
 // `printf '%s' '铜矿品位为0.86%' | sha256sum`:
 const (
-	docText   = "铜矿品位为0.86%。样品H12位于125.4–127.2 m。"
-	spanSHA   = "ad5bf07c615dd28a431f61e68851cde314d2f0a29f297b444d9099900921f4d5"
-	otherSHA  = "ed886d735b3ed7db324ddfcfa30187c3fac4182f623a79e2b8c54ebf92a38a3a" // sha256 of "other text"
-	goodDoc   = `{"doc_id":"doc_demo_001","title":"演示","document_version_id":"docver_demo_001","review_state":"CLOUD_APPROVED",` + approval + `,"searchable":true,"text":"` + docText + `","page_count":40}`
+	docText  = "铜矿品位为0.86%。样品H12位于125.4–127.2 m。"
+	spanSHA  = "ad5bf07c615dd28a431f61e68851cde314d2f0a29f297b444d9099900921f4d5"
+	otherSHA = "ed886d735b3ed7db324ddfcfa30187c3fac4182f623a79e2b8c54ebf92a38a3a" // sha256 of "other text"
+	goodDoc  = `{"doc_id":"doc_demo_001","title":"演示","document_version_id":"docver_demo_001","review_state":"CLOUD_APPROVED",` + approval + `,"searchable":true,"text":"` + docText + `","page_count":40}`
 	// approval is what a CLOUD_APPROVED document's approval binds (seed 003
 	// §1.2): a passed security review, the approver, and the seven values.
 	approval = `"security_review":"passed","cloud_approved_by":"reviewer_a","raw_sha256":"` + otherSHA + `","parser_profile_hash":"p1","ocr_profile_hash":"o1",` +
