@@ -99,4 +99,20 @@ var fidelityCases = []ruleCase{
 		chunks: []string{goodChunk, patch(goodChunk, "chunk_id", "q1", "doc_id", "doc_count", "searchable", del)},
 		preds:  []string{patch(goodPred, "retrieved_chunk_ids", raw(`["c1","q1"]`))}}),
 		want: []string{"runs/r1/predictions.jsonl:1:/retrieved_chunk_ids/1"}, msg: `which has no review_state`},
+
+	// issue 11: the same question about one document, once answerable with
+	// gold (goodB2: mmlongbench:PH_2016.pdf p.5) and once unanswerable with
+	// empty gold. The unanswerable copy names the document in its query_id.
+	{name: "the same question on another document, or both answerable", code: "b2.contradictory-annotation", ds: b2(
+		goodB2,
+		patch(unanswerableB2, "query_id", "mmlongbench:Other_2017.pdf:3", "question", "What share of adults said the economy was improving?"),
+		patch(goodB2, "query_id", "mmlongbench:PH_2016.pdf:1", "gold/0/region", raw(`{"page":6}`)),
+		unanswerableB2,
+	)},
+	{name: "answerable and unanswerable on one document", code: "b2.contradictory-annotation", ds: b2(
+		goodB2,
+		// same text up to case and spacing (NormalizeText)
+		patch(unanswerableB2, "query_id", "mmlongbench:PH_2016.pdf:7", "question", "what share of  adults said the economy was improving?"),
+	), want: []string{"sets/b2.jsonl:2:/unanswerable"}, msg: `asks the same question about mmlongbench:PH_2016.pdf as sets/b2.jsonl:1`},
 }
+
