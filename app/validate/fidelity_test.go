@@ -115,4 +115,3 @@ var fidelityCases = []ruleCase{
 		patch(unanswerableB2, "query_id", "mmlongbench:PH_2016.pdf:7", "question", "what share of  adults said the economy was improving?"),
 	), want: []string{"sets/b2.jsonl:2:/unanswerable"}, msg: `asks the same question about mmlongbench:PH_2016.pdf as sets/b2.jsonl:1`},
 }
-
