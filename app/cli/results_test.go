@@ -150,6 +150,13 @@ func TestResultsExitCodes(t *testing.T) {
 	}
 }
 
+// boundApproval is what a CLOUD_APPROVED document's approval binds (seed
+// 003 §1.2; rag.approval-void otherwise). The hashes are placeholders.
+const boundApproval = `"security_review":"passed","cloud_approved_by":"r","raw_sha256":"` + zeroSHA + `","parser_profile_hash":"p","ocr_profile_hash":"o",` +
+	`"normalization_profile_hash":"n","chunk_profile_hash":"c","cloud_policy_id":"cp","outbound_manifest_sha256":"` + zeroSHA + `"`
+
+const zeroSHA = "0000000000000000000000000000000000000000000000000000000000000000"
+
 // An error only the audit finds (seed 003 §3.3: one document's text in two
 // splits) makes `results` exit 1, as `audit` does, and the manifest counts
 // it; validation alone finds nothing.
@@ -157,7 +164,7 @@ func TestResultsAuditErrorExit(t *testing.T) {
 	dir := t.TempDir()
 	t.Chdir(dir)
 	doc := func(id, split string) string {
-		return `{"doc_id":"` + id + `","title":"t","review_state":"CLOUD_APPROVED","split":"` + split + `","text":"甲地铜矿位于北部山区。样品H1的铜品位为1.20%。钻孔ZK1深度为300米。"}`
+		return `{"doc_id":"` + id + `","title":"t","review_state":"CLOUD_APPROVED",` + boundApproval + `,"split":"` + split + `","text":"甲地铜矿位于北部山区。样品H1的铜品位为1.20%。钻孔ZK1深度为300米。"}`
 	}
 	os.WriteFile("documents.jsonl", []byte(doc("doc_a", "train")+"\n"+doc("doc_c", "test")+"\n"), 0o644)
 	if code, out, _ := runCLI(t, "validate", "documents.jsonl"); code != ExitOK {

@@ -32,7 +32,7 @@ func runTrec(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		perQuery = fset.Bool("q", false, "also print the measures of every query (qrels qids in byte order), then 'all'")
 		complete = fset.Bool("c", false, "average over every qrels query; a query missing from the run scores 0")
 		level    = fset.Int64("l", 1, "minimum qrels grade counted relevant")
-		maxDocs  = fset.Int64("M", 0, "keep only the first `N` docs of each ranking (0 = all)")
+		maxDocs  = fset.Int64("M", trec.NoMaxDocs, "keep only the first `N` docs of each ranking (-M 0 keeps none, as in trec_eval; default all)")
 		judged   = fset.Bool("J", false, "drop unjudged docs before ranking (trec_eval: DO NOT USE unless you know why)")
 		numDocs  = fset.Int64("N", 0, "number of docs in the collection (utility's 4th coefficient only)")
 	)
@@ -51,7 +51,9 @@ func runTrec(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		trecUsage(fset, stderr)
 		return ExitCantRun
 	}
-	if *maxDocs < 0 {
+	mSet := false
+	fset.Visit(func(f *flag.Flag) { mSet = mSet || f.Name == "M" })
+	if mSet && *maxDocs < 0 {
 		fmt.Fprintf(stderr, "eval752 trec: -M must be >= 0\n")
 		return ExitCantRun
 	}

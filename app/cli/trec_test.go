@@ -41,6 +41,10 @@ func TestTrecCLIMatchesTrecEval(t *testing.T) {
 		{"b_graded", "expected_all_l2.txt", []string{"-l", "2", "-q", "-m", "all_trec"}},
 		{"b_graded", "expected_all_ndcg_gains_int.txt", []string{"-q", "-m", "ndcg.0=0,1=1,2=3,3=7"}},
 		{"h_short_runs", "expected_all_c.txt", []string{"-q", "-c", "-m", "all_trec"}},
+		{"k_complete_flags", "expected_all_c_l2.txt", []string{"-c", "-l", "2", "-q", "-m", "all_trec"}},
+		{"k_complete_flags", "expected_all_c_l0.txt", []string{"-c", "-l", "0", "-q", "-m", "all_trec"}},
+		{"k_complete_flags", "expected_all_c_param.txt", []string{"-c", "-q", "-m", "relstring.10", "-m", "utility.2,-1,0,0",
+			"-m", "num_rel", "-m", "num_rel_ret", "-m", "P.3,7"}},
 	} {
 		dir := filepath.Join(ref, c.dir)
 		args := append(append([]string{}, c.args...), filepath.Join(dir, "qrels"), filepath.Join(dir, "run"))
@@ -117,5 +121,35 @@ func TestTrecCLIErrors(t *testing.T) {
 	}
 	if code, out, _ := runTrecArgs("-c", "-m", "num_q", q, r); code != ExitOK || !strings.Contains(out, "num_q                 \tall\t2") {
 		t.Errorf("-c: exit %d, out %q", code, out)
+	}
+}
+
+// TestTrecCLIMaxDocsZero: trec_eval's -M 0 keeps no doc of any ranking.
+// On k_complete_flags it prints q1's lines with num_ret 0 and every
+// measure 0 (expected_all_M0.txt), then aborts on q10, which is judged but
+// not in the run (rc 4, expected_stderr_M0.txt). We exit 1 naming q10 and,
+// with -c added, print exactly trec_eval's lines for q1 first.
+func TestTrecCLIMaxDocsZero(t *testing.T) {
+	dir := filepath.Join(trecRefDir(t), "k_complete_flags")
+	qrels, run := filepath.Join(dir, "qrels"), filepath.Join(dir, "run")
+	if code, out, errOut := runTrecArgs("-M", "0", "-q", "-m", "all_trec", qrels, run); code != ExitErrors || out != "" || !strings.Contains(errOut, `"q10"`) {
+		t.Errorf("-M 0 without -c: exit %d, stdout %q, stderr %q", code, out, errOut)
+	}
+	code, out, errOut := runTrecArgs("-M", "0", "-c", "-q", "-m", "all_trec", qrels, run)
+	if code != ExitOK {
+		t.Fatalf("-M 0 -c: exit %d: %s", code, errOut)
+	}
+	wantBytes, err := os.ReadFile(filepath.Join(dir, "expected_all_M0.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want strings.Builder
+	for _, l := range strings.SplitAfter(string(wantBytes), "\n") {
+		if !strings.HasPrefix(l, "rbp ") && !strings.HasPrefix(l, "rbp_resid ") {
+			want.WriteString(l)
+		}
+	}
+	if !strings.HasPrefix(out, want.String()) {
+		t.Errorf("-M 0 -c: q1's lines differ from trec_eval's expected_all_M0.txt")
 	}
 }

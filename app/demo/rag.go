@@ -179,7 +179,13 @@ func buildRAG() (*ragSet, error) {
 			RawSHA256: sha256Hex([]byte(t.text)), LicenseID: "EVAL752-DEMO-CC0", RedistributionAllowed: &yes,
 			Confidentiality: "public", SecurityReview: "passed", ReviewState: "CLOUD_APPROVED", Searchable: &yes,
 			Split: d.Split, DuplicateFamilyID: d.Family, Text: &text, CharCount: &cc, PageCount: &pc, Language: d.Lang,
+			// what the approval binds (seed 003 §1.2): fictional profiles,
+			// hashed; the manifest hash is set below, over the chunks
+			CloudPolicyID: "demo-cloud-policy-v1", CloudApprovedBy: "demo-reviewer (fictional)", CloudApprovedAt: "2026-07-11T00:00:00Z",
+			ParserProfileHash: sha256Hex([]byte("eval752 demo parser profile v1")), OCRProfileHash: sha256Hex([]byte("eval752 demo ocr profile: none")),
+			NormalizationProfileHash: sha256Hex([]byte("eval752 demo normalization profile v1")), ChunkProfileHash: sha256Hex([]byte("eval752 demo chunk profile v1")),
 		})
+		manifest := sha256.New()
 		for i, p := range t.pages {
 			s, e := p[0], p[1]
 			txt := d.Pages[i]
@@ -192,8 +198,13 @@ func buildRAG() (*ragSet, error) {
 					DocumentVersionID: t.versionID(), PageNo: &pn, CharStart: &cs, CharEnd: &ce,
 					BBox: t.bbox(pn, cs, ce), Text: string(t.runes[cs:ce]), Searchable: &yes,
 				})
+				// the outbound manifest commits to every chunk text that
+				// may be sent, in order, with its hash (seed 003 §1.2)
+				c := set.Chunks[len(set.Chunks)-1]
+				fmt.Fprintf(manifest, "%s\t%s\n", c.ChunkID, sha256Hex([]byte(c.Text)))
 			}
 		}
+		set.Docs[len(set.Docs)-1].OutboundManifestSHA256 = hex.EncodeToString(manifest.Sum(nil))
 	}
 	resolve := func(a ragAnchor) (resolvedAnchor, error) {
 		t := docs[a.Doc]

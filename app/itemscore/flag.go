@@ -7,8 +7,10 @@ import (
 	"eval752/app/metrics"
 )
 
-// FlagFor says whether the aggregated figure of metric should carry a flag
-// because of item it:
+// FlagsFor lists the flags the aggregated figure of metric should carry
+// because of item it, in this order — every one that applies, so that one
+// flag never hides another (an item both unjudged and with an unresolved
+// judgment is counted under both on its nDCG figures):
 //
 //   - "unjudged": the metric looks at a depth holding unjudged candidates —
 //     judged@k < 1 for a retrieval metric at cutoff k; ItemScore.Unjudged > 0
@@ -21,34 +23,42 @@ import (
 //   - "ambiguous-gold": a retrieval figure of an item whose gold resolved
 //     with a problem (listed in Set.Ambiguities).
 //
-// "" otherwise, and always for missing items (they are reported as missing).
-func FlagFor(metric string, it ItemScore) string {
+// None for missing items (they are reported as missing).
+func FlagsFor(metric string, it ItemScore) []string {
 	if it.Missing {
-		return ""
+		return nil
 	}
 	d, err := metrics.Parse(metric)
 	if err != nil || (d.Group != metrics.GroupRetrieval && d.Group != metrics.GroupSafety) {
-		return ""
+		return nil
 	}
+	var out []string
 	if d.Group == metrics.GroupRetrieval && d.Family != "judged" {
 		if d.K > 0 {
-			if j, ok := it.Values["judged@"+strings.TrimPrefix(metric, d.Family+"@")]; ok && j < 1 {
-				return "unjudged"
-			}
-			if _, ok := it.Values["judged@"+strings.TrimPrefix(metric, d.Family+"@")]; !ok && it.Unjudged > 0 {
-				return "unjudged"
+			j, ok := it.Values["judged@"+strings.TrimPrefix(metric, d.Family+"@")]
+			if (ok && j < 1) || (!ok && it.Unjudged > 0) {
+				out = append(out, "unjudged")
 			}
 		} else if it.Unjudged > 0 {
-			return "unjudged"
+			out = append(out, "unjudged")
 		}
 	}
 	if d.Family == "ndcg" && slices.Contains(it.Flags, "unresolved-judgment") {
-		return "unresolved-judgment"
+		out = append(out, "unresolved-judgment")
 	}
 	// safety metrics do not read the gold (they look at observed_at,
 	// holders and abstention), so an ambiguous gold does not mark them
 	if d.Group == metrics.GroupRetrieval && slices.Contains(it.Flags, "ambiguous-gold") {
-		return "ambiguous-gold"
+		out = append(out, "ambiguous-gold")
+	}
+	return out
+}
+
+// FlagFor is the first of FlagsFor ("" when none): the one flag a single
+// mark can show. Figures count every flag (FlagsFor).
+func FlagFor(metric string, it ItemScore) string {
+	if fl := FlagsFor(metric, it); len(fl) > 0 {
+		return fl[0]
 	}
 	return ""
 }

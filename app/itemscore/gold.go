@@ -43,6 +43,12 @@ type goldView struct {
 	// 4) and not in its ideal list or R; the item is flagged
 	// "future-gold".
 	futureGold map[string]bool
+	// holderGold holds the atoms of gold regions that belong to another
+	// scope.holder than the item's (b-2): a cross-holder retrieval is wrong
+	// (seed 000 §2 constraint 5, 跨 holder 泄漏即判错), so, like future
+	// evidence, they are no gold for it and not in its ideal list or R; the
+	// item is flagged "other-holder-gold".
+	holderGold map[string]bool
 
 	// noTable: a b-2 unit scored without any atom table — its gold regions
 	// cannot be resolved and atoms carry no observed_at / holder, so no
@@ -88,6 +94,10 @@ func b2Gold(b *model.B2, t *resolve.AtomTable) *goldView {
 		obs, ok := parseTime(a.ObservedAt)
 		return ok && obs.After(asOf)
 	}
+	otherHolder := func(id string) bool {
+		a, ok := t.Lookup(id)
+		return ok && a.Holder != "" && b.Scope.Holder != "" && a.Holder != b.Scope.Holder
+	}
 	for i, e := range b.Gold {
 		r := g.addGold(resolve.ResolveRegion(t, e, b.Modality), 1)
 		admitted := 0
@@ -102,6 +112,16 @@ func b2Gold(b *model.B2, t *resolve.AtomTable) *goldView {
 				g.futureGold[a] = true
 				continue
 			}
+			if otherHolder(a) {
+				// another holder's atom: 跨 holder 泄漏即判错 (seed 000 §2
+				// constraint 5) — retrieving it is wrong, so it is no
+				// gold for this item either, and not in its ideal list
+				if g.holderGold == nil {
+					g.holderGold = map[string]bool{}
+				}
+				g.holderGold[a] = true
+				continue
+			}
 			admitted++
 			if _, seen := atomGold[a]; !seen {
 				goldAtoms = append(goldAtoms, a)
@@ -110,9 +130,10 @@ func b2Gold(b *model.B2, t *resolve.AtomTable) *goldView {
 			atomGold[a] = appendOnce(atomGold[a], i)
 		}
 		if len(r.Atoms) > 0 && admitted == 0 {
-			// every atom of the region is later than as_of: like a region
-			// that resolved to no atom, it stays in the ideal list as a
-			// phantom no run can retrieve (the item is flagged)
+			// every atom of the region is later than as_of or another
+			// holder's: like a region that resolved to no atom, it stays
+			// in the ideal list as a phantom no run can retrieve (the item
+			// is flagged)
 			g.rel = append(g.rel, 1)
 		}
 	}

@@ -631,6 +631,54 @@ func TestFutureAtomLeavesIdeal(t *testing.T) {
 	}
 }
 
+// TestHolderLeakIsNoHit: seed 000 §2 constraint 5 — scope.holder decides
+// visibility and 「跨 holder 泄漏即判错」, so an atom of another holder inside
+// the item's gold region is treated like future evidence (constraint 4): no
+// hit, not in the ideal list or R, flagged, and counted by
+// holder_correctness. q3 of b2Dataset (gold p.5, holder "owner") with a
+// second p.5 atom a5h of holder "other".
+//
+//	leak  [a5h, a5]: a5h non-relevant, ideal [1] (only a5):
+//	      ndcg@5 = (1/log2 3)/1 = 0.6309, mrr = 1/2, recall@5 = 1,
+//	      holder_correctness@5 = 0
+//	      (before this rule: a5h a hit, ideal [1, 1] → ndcg 1.0)
+//	owner [a5]: ndcg@5 = 1, map = 1 (R = 1), holder_correctness@5 = 1
+//	      (before: ideal [1, 1] → 1/(1 + 1/log2 3) = 0.6131)
+func TestHolderLeakIsNoHit(t *testing.T) {
+	ds := b2Dataset()
+	ds.Atoms = append(ds.Atoms, rec(model.Atom{AtomID: "a5h", SourceID: "doc.pdf", Page: ip(5), Holder: "other"}))
+	ds.Results = []dataset.Rec[model.Result]{
+		rec(model.Result{Run: "leak", ItemID: "q3", Response: sp("x"), Retrieved: []model.Retrieved{ret("a5h", 0.9), ret("a5", 0.8)}}),
+		rec(model.Result{Run: "owner", ItemID: "q3", Response: sp("x"), Retrieved: []model.Retrieved{ret("a5", 0.9)}}),
+	}
+	set, err := Score(ds, DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	leak := set.Runs[runIndex(t, set, "leak")].Items[unitIndex(t, set, "q3")]
+	check(t, "q3/leak", leak, []want{
+		{"ndcg@5", 1 / lg(3), "a5h at rank 1 is another holder's: gain 0; a5 at rank 2; ideal [1]"},
+		{"mrr", 0.5, "first hit a5 at rank 2"},
+		{"recall@5", 1, "p.5 covered by a5"},
+		{"map", 0.5, "R = 1, a5 at rank 2"},
+		{"holder_correctness@5", 0, "a5h belongs to holder other"},
+	})
+	owner := set.Runs[runIndex(t, set, "owner")].Items[unitIndex(t, set, "q3")]
+	check(t, "q3/owner", owner, []want{
+		{"ndcg@5", 1, "ideal [1]: a5h is not gold for q3"},
+		{"map", 1, "R = 1"},
+		{"holder_correctness@5", 1, "only the owner's atom"},
+	})
+	for name, it := range map[string]ItemScore{"leak": leak, "owner": owner} {
+		if !slices.Contains(it.Flags, "other-holder-gold") {
+			t.Errorf("%s: flags %v, want other-holder-gold (part of the gold region is another holder's)", name, it.Flags)
+		}
+	}
+	if len(leak.Detail.Retrieved) == 0 || leak.Detail.Retrieved[0].Gold || leak.Detail.Retrieved[0].Flag != "other-holder" {
+		t.Errorf("leak: retrieved marks %+v, want a5h not gold and marked other-holder", leak.Detail.Retrieved)
+	}
+}
+
 // TestB2WithoutAtomTable: b-2 results retrieving ids with no atom table
 // loaded cannot be resolved to the gold regions; the figures that need it
 // are left out (not 0 with "ambiguous gold"), false recall (which reads

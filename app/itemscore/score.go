@@ -363,6 +363,9 @@ func (sc *scorer) scoreRetrieval(u *unitSpec, o *output, r *runOut, it *ItemScor
 	if len(g.futureGold) > 0 {
 		it.Flags = append(it.Flags, "future-gold")
 	}
+	if len(g.holderGold) > 0 {
+		it.Flags = append(it.Flags, "other-holder-gold")
+	}
 	var cands []metrics.Candidate
 	if o != nil {
 		seen := map[string]struct{}{}
@@ -399,6 +402,16 @@ func (sc *scorer) scoreRetrieval(u *unitSpec, o *output, r *runOut, it *ItemScor
 						}
 					}
 					c.OtherHolder = a.Holder != "" && holder != "" && a.Holder != holder
+					if c.OtherHolder && (len(c.Gold) > 0 || c.Grade > 0 || g.holderGold[x.id]) {
+						// seed 000 §2 constraint 5: 跨 holder 泄漏即判错 —
+						// another holder's atom is judged non-relevant for
+						// this item (b2Gold already left it out of the gold
+						// and the ideal list)
+						c.Gold, c.Grade = nil, 0
+						if !slices.Contains(it.Flags, "other-holder-gold") {
+							it.Flags = append(it.Flags, "other-holder-gold")
+						}
+					}
 				}
 			}
 			cands = append(cands, c)

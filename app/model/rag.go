@@ -50,23 +50,35 @@ type EvidenceAnchor struct {
 // RAGDocument is one line of documents.jsonl (§1.3). Text and CharCount are
 // eval752 additions: when present, anchors are checked against them.
 type RAGDocument struct {
-	DocID                 string  `json:"doc_id"`
-	Title                 string  `json:"title"`
-	SourceVersion         string  `json:"source_version,omitempty"`
-	DocumentVersionID     string  `json:"document_version_id,omitempty"`
-	RawSHA256             string  `json:"raw_sha256,omitempty"`
-	LicenseID             string  `json:"license_id,omitempty"`
-	RedistributionAllowed *bool   `json:"redistribution_allowed,omitempty"`
-	Confidentiality       string  `json:"confidentiality,omitempty"`
-	SecurityReview        string  `json:"security_review,omitempty"`
-	ReviewState           string  `json:"review_state,omitempty"` // QUARANTINED_LOCAL_REVIEW, LOCAL_PARSED_PENDING_CLOUD_REVIEW, CLOUD_APPROVED, REJECTED
-	Searchable            *bool   `json:"searchable,omitempty"`
-	Split                 string  `json:"split,omitempty"` // train, dev, test (§4.5: by document family)
-	DuplicateFamilyID     string  `json:"duplicate_family_id,omitempty"`
-	Text                  *string `json:"text,omitempty"`
-	CharCount             *int    `json:"char_count,omitempty"`
-	PageCount             *int    `json:"page_count,omitempty"`
-	Language              string  `json:"language,omitempty"`
+	DocID                 string `json:"doc_id"`
+	Title                 string `json:"title"`
+	SourceVersion         string `json:"source_version,omitempty"`
+	DocumentVersionID     string `json:"document_version_id,omitempty"`
+	RawSHA256             string `json:"raw_sha256,omitempty"`
+	LicenseID             string `json:"license_id,omitempty"`
+	RedistributionAllowed *bool  `json:"redistribution_allowed,omitempty"`
+	Confidentiality       string `json:"confidentiality,omitempty"`
+	SecurityReview        string `json:"security_review,omitempty"`
+	ReviewState           string `json:"review_state,omitempty"` // QUARANTINED_LOCAL_REVIEW, LOCAL_PARSED_PENDING_CLOUD_REVIEW, CLOUD_APPROVED, REJECTED
+	// What a CLOUD_APPROVED approval binds (seed 003 §1.2): the reviewer
+	// and raw_sha256 + parser/ocr/normalization/chunk profile hashes +
+	// cloud_policy_id + outbound_manifest_sha256.
+	CloudPolicyID            string  `json:"cloud_policy_id,omitempty"`
+	CloudTextSHA256          string  `json:"cloud_text_sha256,omitempty"`
+	OutboundManifestSHA256   string  `json:"outbound_manifest_sha256,omitempty"`
+	ParserProfileHash        string  `json:"parser_profile_hash,omitempty"`
+	OCRProfileHash           string  `json:"ocr_profile_hash,omitempty"`
+	NormalizationProfileHash string  `json:"normalization_profile_hash,omitempty"`
+	ChunkProfileHash         string  `json:"chunk_profile_hash,omitempty"`
+	CloudApprovedAt          string  `json:"cloud_approved_at,omitempty"`
+	CloudApprovedBy          string  `json:"cloud_approved_by,omitempty"`
+	Searchable               *bool   `json:"searchable,omitempty"`
+	Split                    string  `json:"split,omitempty"` // train, dev, test (§4.5: by document family)
+	DuplicateFamilyID        string  `json:"duplicate_family_id,omitempty"`
+	Text                     *string `json:"text,omitempty"`
+	CharCount                *int    `json:"char_count,omitempty"`
+	PageCount                *int    `json:"page_count,omitempty"`
+	Language                 string  `json:"language,omitempty"`
 }
 
 // RAGPage is one line of pages.jsonl: a page's extent in its document's text.

@@ -122,8 +122,8 @@ type view struct {
 	// cols[r][m][i] is run r's value of metrics[m] on unit i, NaN when the
 	// key is absent (metric not applicable).
 	cols [][][]float64
-	// flag[r][m][i] is itemscore.FlagFor of run r, metrics[m], unit i, coded
-	// (flagNone, flagUnjudged, flagUnresolved); ambiguous[r][i] is whether
+	// flag[r][m][i] is itemscore.FlagsFor of run r, metrics[m], unit i, as a
+	// set of bits (flagUnjudged | flagUnresolved; 0 none); ambiguous[r][i] is whether
 	// run r's item i has ambiguous gold. Both exclude missing items.
 	flag      [][][]uint8
 	ambiguous [][]bool
@@ -136,9 +136,10 @@ type view struct {
 	metricAt map[string]int
 }
 
+// Flag bits of view.flag: an item can carry both (one never hides the
+// other).
 const (
-	flagNone uint8 = iota
-	flagUnjudged
+	flagUnjudged uint8 = 1 << iota
 	flagUnresolved
 )
 
@@ -190,11 +191,13 @@ func newView(set *itemscore.Set, opt Options) *view {
 				}
 				col[i] = x
 				if !it.Missing && (it.Unjudged > 0 || len(it.Flags) > 0) {
-					switch flagFor(d.Name, *it) {
-					case "unjudged":
-						fl[i] = flagUnjudged
-					case "unresolved-judgment":
-						fl[i] = flagUnresolved
+					for _, f := range flagsFor(d.Name, *it) {
+						switch f {
+						case "unjudged":
+							fl[i] |= flagUnjudged
+						case "unresolved-judgment":
+							fl[i] |= flagUnresolved
+						}
 					}
 				}
 			}
@@ -558,10 +561,10 @@ func (v *view) flags(r, m int, idx []int) string {
 	geo := d.Group == metrics.GroupRetrieval // safety metrics do not read the gold
 	unjudged, unresolved, ambiguous := 0, 0, 0
 	for _, i := range idx {
-		switch v.flag[r][m][i] {
-		case flagUnjudged:
+		if v.flag[r][m][i]&flagUnjudged != 0 {
 			unjudged++
-		case flagUnresolved:
+		}
+		if v.flag[r][m][i]&flagUnresolved != 0 {
 			unresolved++
 		}
 		if geo && v.ambiguous[r][i] {

@@ -2,7 +2,8 @@ package score
 
 import "eval752/app/itemscore"
 
-// flagFor says whether the figure of metric should carry a flag because of
-// item it ("unjudged", "unresolved-judgment", "ambiguous-gold" or ""). The
-// rule belongs to package itemscore, which knows each metric's depth.
-var flagFor = itemscore.FlagFor
+// flagsFor lists the flags the figure of metric should carry because of
+// item it ("unjudged", "unresolved-judgment", "ambiguous-gold"), every one
+// that applies. The rule belongs to package itemscore, which knows each
+// metric's depth.
+var flagsFor = itemscore.FlagsFor

@@ -37,7 +37,8 @@ type Options struct {
 	// RelLevel is -l: the minimum grade counted relevant (default 1).
 	RelLevel int64
 	// MaxDocs is -M: keep only the first MaxDocs docs of each canonical
-	// ranking; 0 means no limit.
+	// ranking. Negative (NoMaxDocs, the default) means no limit; 0 keeps no
+	// doc at all, as trec_eval's -M 0 does.
 	MaxDocs int64
 	// JudgedOnly is -J: drop docs without a qrels judgment before ranking.
 	JudgedOnly bool
@@ -53,9 +54,12 @@ type Options struct {
 	Workers int
 }
 
+// NoMaxDocs is Options.MaxDocs without -M: every retrieved doc is kept.
+const NoMaxDocs = -1
+
 // DefaultOptions are trec_eval's defaults: -m official, -l 1, no -M.
 func DefaultOptions() Options {
-	return Options{RelLevel: 1}
+	return Options{RelLevel: 1, MaxDocs: NoMaxDocs}
 }
 
 func (o *Options) defaultNames() {
@@ -323,15 +327,35 @@ func (e *evaluator) finish(runID string) (*Result, error) {
 }
 
 // cleanBogus zeroes what trec_eval resets after scoring the bogus ranking
-// of a missing query: num_ret, utility, relstring and unj.
+// of a missing query (trec_eval.c, "clean up leftovers"). trec_eval matches
+// the printed value names exactly: "num_ret", "utility", "relstring" and
+// any name starting with "unj". So a parameterised utility
+// ("utility_2,-1,0,0") keeps the bogus doc's -1 of a non-relevant retrieved
+// doc, and a parameterised relstring ("relstring_10") keeps its '-'.
 func (e *evaluator) cleanBogus(i int) {
 	for c, col := range e.plan.columns {
-		switch col.Measure {
-		case "num_ret", "utility", "unj":
+		switch {
+		case col.Name == "num_ret", col.Name == "utility", strings.HasPrefix(col.Name, "unj"):
 			e.values[i][c] = 0
+		case col.Name == "relstring":
+			e.relstr[i] = ""
 		}
 	}
-	e.relstr[i] = ""
+}
+
+// completeNumRel is num_rel's summary under -c (m_num_rel.c,
+// te_calc_avg_num_rel): the qrels lines with rel > 0 over every qrels
+// query, whatever -l says.
+func (e *evaluator) completeNumRel() float64 {
+	n := 0
+	for _, q := range e.qs.queries {
+		for _, d := range q.docs {
+			if d.rel > 0 {
+				n++
+			}
+		}
+	}
+	return float64(n)
 }
 
 func (e *evaluator) summarise(runID string) *Result {
@@ -354,6 +378,9 @@ func (e *evaluator) summarise(runID string) *Result {
 			r.Summary[c] = sum[c] / n
 		case AvgSum:
 			r.Summary[c] = sum[c]
+			if e.opt.Complete && col.Name == "num_rel" {
+				r.Summary[c] = e.completeNumRel()
+			}
 		case AvgGeo:
 			r.Summary[c] = math.Exp(sum[c] / n)
 		case AvgCount:

@@ -90,7 +90,7 @@ type evalError struct {
 func formQuery(qq *qrelsQuery, docs []rankedDoc, opt *Options, sc *scratch) (*query, *evalError) {
 	slices.SortFunc(docs, cmpRanked)
 	n := len(docs)
-	if opt.MaxDocs > 0 && int64(n) > opt.MaxDocs {
+	if opt.MaxDocs >= 0 && int64(n) > opt.MaxDocs {
 		n = int(opt.MaxDocs)
 	}
 	clear(sc.seen)

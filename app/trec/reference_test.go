@@ -223,7 +223,7 @@ func TestReferenceCases(t *testing.T) {
 				opt, perQuery := optionsFromFlags(t, v.flags)
 				res, err := EvaluateFiles(context.Background(), filepath.Join(dir, "qrels"), filepath.Join(dir, "run"), opt)
 				if v.rc != 0 {
-					checkAbort(t, dir, err)
+					checkAbort(t, dir, v, err)
 					return
 				}
 				if err != nil {
@@ -252,21 +252,66 @@ func TestReferenceCases(t *testing.T) {
 	}
 }
 
-// checkAbort: where trec_eval exits non-zero (d_duplicate_docno, exit 4 with
-// "duplicate docs x07"), we must fail with an InputError naming the docno,
-// the file and the line.
-func checkAbort(t *testing.T, dir string, err error) {
+// checkAbort: where trec_eval exits non-zero we must fail with an
+// InputError that locates the cause. Two causes occur in the cases:
+//   - "duplicate docs x07" (d_duplicate_docno): the error names the docno,
+//     the run file and the line;
+//   - "result qid 'q10' not found in qrels" (k_complete_flags, a qrels query
+//     missing from the run without -c): the error names that qid and the
+//     qrels file. trec_eval printed the per-query lines of the queries before
+//     it on stdout; scored with -c, our lines of those queries must equal
+//     them (so -M 0 and -l 2 are checked even though trec_eval aborts).
+func checkAbort(t *testing.T, dir string, v variant, err error) {
 	var ie *InputError
 	if !errors.As(err, &ie) {
 		t.Fatalf("want an *InputError, got %v", err)
 	}
-	stderr, _ := os.ReadFile(filepath.Join(dir, "expected_stderr.txt"))
-	m := regexp.MustCompile(`duplicate docs (\S+?)trec_eval`).FindSubmatch(stderr)
-	if m == nil {
-		t.Fatalf("cannot read the duplicate docno from expected_stderr.txt: %q", stderr)
+	stderr, rerr := os.ReadFile(filepath.Join(dir, "expected_stderr"+v.suffix+".txt"))
+	if rerr != nil {
+		stderr, _ = os.ReadFile(filepath.Join(dir, "expected_stderr.txt"))
 	}
-	if !strings.Contains(ie.Msg, string(m[1])) || ie.Line == 0 || !strings.HasSuffix(ie.File, "run") {
-		t.Errorf("error %q does not name docno %s with the run file and line", ie.Error(), m[1])
+	if m := regexp.MustCompile(`duplicate docs (\S+?)trec_eval`).FindSubmatch(stderr); m != nil {
+		if !strings.Contains(ie.Msg, string(m[1])) || ie.Line == 0 || !strings.HasSuffix(ie.File, "run") {
+			t.Errorf("error %q does not name docno %s with the run file and line", ie.Error(), m[1])
+		}
+		return
+	}
+	m := regexp.MustCompile(`result qid '(\S+)' not found in qrels`).FindSubmatch(stderr)
+	if m == nil {
+		t.Fatalf("cannot read the cause of trec_eval's abort from the expected stderr: %q", stderr)
+	}
+	if ie.QID != string(m[1]) || !strings.HasSuffix(ie.File, "qrels") {
+		t.Errorf("error %q does not name query %s in the qrels file", ie.Error(), m[1])
+	}
+	opt, perQuery := optionsFromFlags(t, v.flags)
+	opt.Complete = true
+	res, err := EvaluateFiles(context.Background(), filepath.Join(dir, "qrels"), filepath.Join(dir, "run"), opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if err := res.Write(&buf, perQuery); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(filepath.Join(dir, "expected_all"+v.suffix+".txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want []outLine
+	for _, l := range parseOutput(t, data) {
+		if !skipped(l.name) {
+			want = append(want, l)
+		}
+	}
+	got := parseOutput(t, buf.Bytes())
+	if len(want) == 0 || len(got) < len(want) {
+		t.Fatalf("partial output: %d lines from trec_eval, %d from us", len(want), len(got))
+	}
+	for i, w := range want {
+		g := got[i]
+		if g.name != w.name || g.qid != w.qid || !sameValue(g.value, w.value, 5e-5) {
+			t.Errorf("partial output line %d: got %s %s %s, want %s %s %s", i+1, g.name, g.qid, g.value, w.name, w.qid, w.value)
+		}
 	}
 }
 

@@ -91,7 +91,7 @@ var (
 	ruleB2AnswerType = register(finding.Rule{
 		Code:        "b2.answer-type",
 		Severity:    finding.Warning,
-		Description: "An answerable annotation's answer reads as its answer_format: int → an integer, float → a number, str → a string, list → an array. Seed 000 stores the answer as the original text (标准答案原文), so a string that reads as the number (\"42\", \"18.29%\", \"1,200\") or a list written as text (\"['a', 'b']\") is accepted.",
+		Description: "An answerable annotation's answer reads as its answer_format: int → an integer, float → a number, str → a string, list → an array. Seed 000 stores the answer as the original text (标准答案原文), so a string that reads as the number (\"42\", \"18.29%\" under float, \"1,200\") or a list written as text (\"['a', 'b']\") is accepted; a percentage under int (\"21%\") is reported as one.",
 		Source:      "seed 000 §1 (answer: 标准答案原文; answer_format: str | int | float | list | none)",
 		Hint:        "Make answer_format describe the answer (or fix the answer): a numeric answer format needs an answer that reads as a number.",
 		Family:      "b2",
@@ -694,6 +694,12 @@ func answerFormatProblem(format string, answer model.Raw) (*finding.Rule, string
 	}
 	switch format {
 	case "int":
+		if kind == "string" && numericText(text, true) && strings.HasSuffix(strings.TrimSpace(text), "%") {
+			// "21%" reads as the integer 21, but it is a percentage: a
+			// ratio, not the count an int declares
+			return ruleB2AnswerType, "/answer", fmt.Sprintf("answer %q is a percentage, but answer_format is int: it would be read as the integer %s; declare float (a percentage is a ratio, as MMLongBench-Doc writes \"18.29%%\" under Float) or str",
+				clip(text, 60), strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(text), "%")))
+		}
 		if kind == "number" && !rawInteger(answer) || kind == "string" && !numericText(text, true) || kind != "number" && kind != "string" {
 			return mismatch("an integer")
 		}

@@ -175,12 +175,13 @@ func TestEndToEndRAG(t *testing.T) {
 	want := []string{
 		"rag.sha256-mismatch eval/questions.jsonl:2:/gold_evidence_groups/0/evidence_sha256", // hash of "other text"
 		"rag.unanswerable-reference eval/questions.jsonl:3:/reference_answer",
-		"rag.offsets-outside eval/questions.jsonl:4:/gold_evidence_groups/0/char_end", // 51 > char_count 50
-		"rag.page eval/questions.jsonl:5:/gold_evidence_groups/0/page_no",             // 41 > page_count 40
-		"rag.offsets eval/questions.jsonl:5:/gold_evidence_groups/0/char_end",         // [12, 10)
-		"rag.bbox eval/questions.jsonl:5:/gold_evidence_groups/0/bbox",                // x0 > x1
-		"rag.answerable-evidence eval/questions.jsonl:6:/gold_evidence_groups",        // only optional evidence
-		"rag.searchable-unapproved data/documents.jsonl:2:/searchable",                // QUARANTINED yet searchable
+		"rag.offsets-outside eval/questions.jsonl:4:/gold_evidence_groups/0/char_end",   // 51 > char_count 50
+		"rag.page eval/questions.jsonl:5:/gold_evidence_groups/0/page_no",               // 41 > page_count 40
+		"rag.offsets eval/questions.jsonl:5:/gold_evidence_groups/0/char_end",           // [12, 10)
+		"rag.bbox eval/questions.jsonl:5:/gold_evidence_groups/0/bbox",                  // x0 > x1
+		"rag.answerable-evidence eval/questions.jsonl:6:/gold_evidence_groups",          // only optional evidence
+		"rag.searchable-unapproved data/documents.jsonl:2:/searchable",                  // QUARANTINED yet searchable
+		"rag.evidence-unapproved eval/questions.jsonl:4:/gold_evidence_groups/0/doc_id", // its evidence is in the QUARANTINED doc_demo_002
 	}
 	sort.Strings(want)
 	if g := summary(got); strings.Join(g, "\n") != strings.Join(want, "\n") {

@@ -230,7 +230,7 @@ var (
 	ruleRAGRetrievedUnapproved = register(finding.Rule{
 		Code:        "rag.retrieved-unapproved",
 		Severity:    finding.Error,
-		Description: "A run retrieves (or cites) no chunk of a document whose review_state is set and is not CLOUD_APPROVED: such a document must not be searchable, so its chunk in a ranking means the index leaked it.",
+		Description: "A run retrieves (or cites) no chunk of a document that is not approved — review_state not CLOUD_APPROVED, no review_state at all (unknown → deny), or a void approval (rag.approval-void): such a document must not be searchable, so its chunk in a ranking means the index leaked it.",
 		Source:      "seed 003 §1.2 (在此之前严禁向量化…或激活检索)",
 		Hint:        "Remove the document from the index until it is CLOUD_APPROVED, and re-run; the figures of this run rest on a corpus it should not have searched.",
 		Family:      "rag",
@@ -358,10 +358,13 @@ func (c *checker) checkRAG() {
 	}
 
 	c.reportUnchecked(ix)
+	c.checkChunks(ix)
 	c.checkPredictions(once, haveQuestions, qids)
 	c.checkRunQrels(qids)
 	c.checkSearchable(ix)
 	c.checkRetrievedApproved(ix)
+	c.checkApprovals()
+	c.checkEvidenceApproved(ix)
 	c.checkConfigHashes()
 }
 
@@ -734,21 +737,25 @@ func (c *checker) checkRetrievedApproved(ix *ragIndex) {
 		if !r.Typed {
 			continue
 		}
-		bad, first := 0, chunkRef{}
+		bad, first, why := 0, chunkRef{}, ""
 		var doc *dataset.Rec[model.RAGDocument]
 		for _, x := range chunkRefs(&r.V) {
 			d := chunkDoc[x.id]
-			if d == nil || d.V.ReviewState == "" || d.V.ReviewState == cloudApproved {
+			if d == nil {
+				continue
+			}
+			ok, w := approved(&d.V)
+			if ok {
 				continue
 			}
 			if bad == 0 {
-				first, doc = x, d
+				first, doc, why = x, d, w
 			}
 			bad++
 		}
 		if bad > 0 {
-			c.add(ruleRAGRetrievedUnapproved.At(r.Path, r.Line, first.pointer, "%d chunk id(s) belong to documents that are not %s (first: %q of %q, %s at %s)",
-				bad, cloudApproved, first.id, doc.V.DocID, doc.V.ReviewState, loc(doc.Loc)))
+			c.add(ruleRAGRetrievedUnapproved.At(r.Path, r.Line, first.pointer, "%d chunk id(s) belong to documents that are not approved (first: %q of %q, which %s; %s)",
+				bad, first.id, doc.V.DocID, why, loc(doc.Loc)))
 		}
 	}
 }

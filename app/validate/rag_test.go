@@ -11,10 +11,14 @@ import (
 // first 10 code points are "铜矿品位为0.86%", whose UTF-8 sha256 is, from
 // `printf '%s' '铜矿品位为0.86%' | sha256sum`:
 const (
-	docText   = "铜矿品位为0.86%。样品H12位于125.4–127.2 m。"
-	spanSHA   = "ad5bf07c615dd28a431f61e68851cde314d2f0a29f297b444d9099900921f4d5"
-	otherSHA  = "ed886d735b3ed7db324ddfcfa30187c3fac4182f623a79e2b8c54ebf92a38a3a" // sha256 of "other text"
-	goodDoc   = `{"doc_id":"doc_demo_001","title":"演示","document_version_id":"docver_demo_001","review_state":"CLOUD_APPROVED","searchable":true,"text":"` + docText + `","page_count":40}`
+	docText  = "铜矿品位为0.86%。样品H12位于125.4–127.2 m。"
+	spanSHA  = "ad5bf07c615dd28a431f61e68851cde314d2f0a29f297b444d9099900921f4d5"
+	otherSHA = "ed886d735b3ed7db324ddfcfa30187c3fac4182f623a79e2b8c54ebf92a38a3a" // sha256 of "other text"
+	goodDoc  = `{"doc_id":"doc_demo_001","title":"演示","document_version_id":"docver_demo_001","review_state":"CLOUD_APPROVED",` + approval + `,"searchable":true,"text":"` + docText + `","page_count":40}`
+	// approval is what a CLOUD_APPROVED document's approval binds (seed 003
+	// §1.2): a passed security review, the approver, and the seven values.
+	approval = `"security_review":"passed","cloud_approved_by":"reviewer_a","raw_sha256":"` + otherSHA + `","parser_profile_hash":"p1","ocr_profile_hash":"o1",` +
+		`"normalization_profile_hash":"n1","chunk_profile_hash":"c1","cloud_policy_id":"cloud-policy-v1","outbound_manifest_sha256":"` + otherSHA + `"`
 	countDoc  = `{"doc_id":"doc_count","title":"char_count only","char_count":50}`
 	pagedDoc  = `{"doc_id":"doc_paged","title":"pages only"}`
 	goodRAG   = `{"qid":"q_test_0042","query":"演示钻孔 ZK1203 在 125.4 至 127.2 米的铜品位是多少？","answerable":true,"reference_answer":"0.86%","gold_evidence_groups":[{"required":true,"doc_id":"doc_demo_001","document_version_id":"docver_demo_001","page_no":34,"char_start":0,"char_end":10,"bbox":[88,201,512,238],"evidence_sha256":"` + spanSHA + `"}],"split":"test"}`
@@ -291,7 +295,7 @@ var ragCases = []ruleCase{
 	{name: "a quarantined document's chunk retrieved", code: "rag.retrieved-unapproved", ds: ragDS(ragFiles{docs: []string{goodDoc, patch(countDoc, "review_state", "QUARANTINED_LOCAL_REVIEW")},
 		chunks: []string{goodChunk, patch(goodChunk, "chunk_id", "q1", "doc_id", "doc_count", "searchable", del)},
 		preds:  []string{patch(goodPred, "retrieved_chunk_ids", raw(`["c1","q1"]`))}}),
-		want: []string{"runs/r1/predictions.jsonl:1:/retrieved_chunk_ids/1"}, msg: `1 chunk id(s) belong to documents that are not CLOUD_APPROVED (first: "q1" of "doc_count"`},
+		want: []string{"runs/r1/predictions.jsonl:1:/retrieved_chunk_ids/1"}, msg: `1 chunk id(s) belong to documents that are not approved (first: "q1" of "doc_count", which is QUARANTINED_LOCAL_REVIEW`},
 
 	{name: "observed_at readable", code: "id.observed-at", ds: ragDS(ragFiles{chunks: []string{patch(goodChunk, "observed_at", "2024-01-01T00:00:00+0800"),
 		patch(goodChunk, "chunk_id", "c2", "observed_at", "2024-01-01t00:00:00z")}})},

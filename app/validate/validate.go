@@ -65,6 +65,7 @@ func Run(ds *dataset.Dataset, opt Options) finding.List {
 	c.checkIDs()
 	c.checkTables()
 	c.checkDuplicateQuestions()
+	c.checkContradictions()
 	c.checkItems()
 	c.checkAssets()
 	c.checkBundles()

@@ -14,7 +14,7 @@ import (
 // package was seen both firing and staying silent (SPEC: "every rule has a
 // test fixture that triggers it and one that does not").
 func TestRules(t *testing.T) {
-	for _, table := range [][]ruleCase{idCases, itemCases, assetCases, bundleCases, resultCases, trecCases, b2Cases, ragCases, configCases} {
+	for _, table := range [][]ruleCase{idCases, itemCases, assetCases, bundleCases, resultCases, trecCases, b2Cases, ragCases, configCases, fidelityCases} {
 		runCases(t, table)
 	}
 	for _, r := range Rules() {

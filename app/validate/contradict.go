@@ -1,0 +1,94 @@
+package validate
+
+import (
+	"sort"
+	"strings"
+
+	"eval752/app/dataset"
+	"eval752/app/finding"
+	"eval752/app/model"
+)
+
+// Contradictory annotations: the same question asked twice about one
+// document, once answerable with gold and once unanswerable with empty gold
+// (seen in real MMLongBench-Doc data). The duplicate-question key of a b-2
+// annotation includes its gold sources — "what is the title?" of two PDFs is
+// two questions — so the unanswerable copy, which has none, never collided
+// with the answerable one and the contradiction passed.
+
+var ruleB2Contradictory = register(finding.Rule{
+	Code:     "b2.contradictory-annotation",
+	Severity: finding.Error,
+	Description: "The same question (normalised text and modality) about one document is not annotated both answerable, with gold, and unanswerable, with empty gold. " +
+		"The document of an annotation without gold is the gold source its query_id names (mmlongbench:<doc>:<row>).",
+	Source: "seed 000 §2 constraint 3 (unanswerable=true 的条目 gold 必须为空); seed 003 §4.2 steps 6–7 (独立验证答案、证据和可回答性; 分歧交由…裁决)",
+	Hint:   "One of the two annotations is wrong: adjudicate (is the answer on the cited region?), keep the right one and remove the other.",
+	Family: "b2",
+})
+
+// checkContradictions reports each unanswerable b-2 annotation with empty
+// gold whose question an answerable annotation of the same set asks, with
+// gold on the document the unanswerable one names. Linear in the number of
+// annotations (one map by question; the sources of a question's answerable
+// copies are few).
+func (c *checker) checkContradictions() {
+	type answered struct {
+		loc     dataset.Loc
+		sources []string
+	}
+	byQ := map[string][]answered{}
+	key := func(r *dataset.Rec[model.B2]) string {
+		return namespace(r.Path, model.FormatB2) + "\x00" + r.V.Modality + "\x00" + NormalizeText(r.V.Question)
+	}
+	var unans []*dataset.Rec[model.B2]
+	for i := range c.ds.B2 {
+		r := &c.ds.B2[i]
+		if !r.Typed || strings.TrimSpace(r.V.Question) == "" {
+			continue
+		}
+		switch {
+		case !r.V.Unanswerable && len(r.V.Gold) > 0:
+			var src []string
+			for _, g := range r.V.Gold {
+				if g.SourceID != "" {
+					src = append(src, g.SourceID)
+				}
+			}
+			k := key(r)
+			byQ[k] = append(byQ[k], answered{r.Loc, src})
+		case r.V.Unanswerable && len(r.V.Gold) == 0:
+			unans = append(unans, r)
+		}
+	}
+	if len(byQ) == 0 {
+		return
+	}
+	for _, cands := range byQ {
+		sort.SliceStable(cands, func(i, j int) bool { return locLess(cands[i].loc, cands[j].loc) })
+	}
+	for _, r := range unans {
+		// the first answerable copy (path, line) on the document r names
+		for _, a := range byQ[key(r)] {
+			doc := ""
+			for _, s := range a.sources {
+				if strings.Contains(r.V.QueryID, s) && len(s) > len(doc) {
+					doc = s
+				}
+			}
+			if doc == "" {
+				continue
+			}
+			c.add(ruleB2Contradictory.At(r.Path, r.Line, "/unanswerable",
+				"query %q asks the same question about %s as %s, which is answerable with gold there; this one is unanswerable with empty gold: the two annotations contradict each other",
+				r.V.QueryID, doc, loc(a.loc)))
+			break
+		}
+	}
+}
+
+func locLess(a, b dataset.Loc) bool {
+	if a.Path != b.Path {
+		return a.Path < b.Path
+	}
+	return a.Line < b.Line
+}
