@@ -34,9 +34,10 @@ import (
 //
 //	fused(q) = Σ_s 1 / (60 + rank_s(q))
 //
-// ties broken by the question's location. A passage's own rank for q is the
-// same fusion over the passages of q (each signal's passage ranking), and
-// the queue shows q's three best passages with every signal's score.
+// equal fused scores keeping the similarity ranking's order. A passage's
+// own rank for q is the same fusion over the union of each signal's 30 best
+// passages for q, and the queue shows q's three best with every signal's
+// score.
 //
 // Why these: ngram misses a question that shares few character strings with
 // the passage (seed 002's R12 asks for 「注塑工艺参数」, the passage lists
@@ -54,8 +55,9 @@ const (
 	bm25K1      = 1.2
 	bm25B       = 0.75
 	rrfK        = 60
-	valuesFull  = 3 // numbers with units at which values(p) reaches 1
-	queueShown  = 3 // passages shown per question
+	valuesFull  = 3  // numbers with units at which values(p) reaches 1
+	queueShown  = 3  // passages shown per question
+	queuePool   = 30 // each signal's best passages considered for them
 	rareDivisor = 10
 )
 
@@ -86,10 +88,10 @@ func newWordIndex(texts []string) *wordIndex {
 		for _, w := range ws {
 			tf[w]++
 		}
-		// sorted terms: postings and df are built in the same order every run
-		for _, w := range slices.Sorted(maps.Keys(tf)) {
+		// any term order: each posting list grows in passage order
+		for w, n := range tf {
 			ix.df[w]++
-			ix.postings[w] = append(ix.postings[w], posting{int32(i), tf[w]})
+			ix.postings[w] = append(ix.postings[w], posting{int32(i), n})
 		}
 	}
 	if len(texts) > 0 {
@@ -212,11 +214,14 @@ type passageScore struct {
 }
 
 // topPassages returns the passages of s fused over the signals, best first
-// (ties: load order), at most k of them.
+// (ties: load order), at most k of them. The candidates are the union of
+// each signal's queuePool best passages (ties: load order), so a large
+// corpus costs a bounded sort per question; ranks are taken within that
+// union.
 func topPassages(s signals, k int) []passageScore {
 	cand := map[int32]bool{}
 	for _, name := range queueSignals {
-		for d := range s.get(name) {
+		for _, d := range bestDocs(s.get(name), queuePool) {
 			cand[d] = true
 		}
 	}
@@ -239,6 +244,28 @@ func topPassages(s signals, k int) []passageScore {
 	}
 	sort.SliceStable(out, func(a, b int) bool { return out[a].Fused > out[b].Fused })
 	return out[:min(k, len(out))]
+}
+
+// bestDocs returns the n passages of m with the highest scores (ties: the
+// lower index), in no particular order; scores of 0 are left out.
+func bestDocs(m map[int32]float64, n int) []int32 {
+	better := func(a, b int32) bool { return m[a] > m[b] || m[a] == m[b] && a < b }
+	var top []int32 // kept sorted best first, at most n
+	for d, v := range m {
+		if v <= 0 {
+			continue
+		}
+		if len(top) == n && !better(d, top[n-1]) {
+			continue
+		}
+		i := sort.Search(len(top), func(i int) bool { return better(d, top[i]) })
+		if len(top) < n {
+			top = append(top, 0)
+		}
+		copy(top[i+1:], top[i:len(top)-1])
+		top[i] = d
+	}
+	return top
 }
 
 // bestOf is max over the passages of one signal (0 when none).

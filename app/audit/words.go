@@ -53,13 +53,22 @@ func classify(r rune) runeClass {
 	return classOther
 }
 
-// words returns the terms of text in order (with repeats).
+// words returns the terms of text in order (with repeats). Terms are
+// substrings of one folded copy of text, so cutting allocates little.
 func words(text string) []string {
+	var b strings.Builder
+	b.Grow(len(text))
 	rs := make([]rune, 0, len(text))
+	off := make([]int, 0, len(text)+1)
 	for _, r := range text {
-		rs = append(rs, unicode.ToLower(textnorm.FoldWidth(r)))
+		r = unicode.ToLower(textnorm.FoldWidth(r))
+		off = append(off, b.Len())
+		rs = append(rs, r)
+		b.WriteRune(r)
 	}
-	var out []string
+	off = append(off, b.Len())
+	f := b.String()
+	out := make([]string, 0, len(rs))
 	for i := 0; i < len(rs); {
 		c := classify(rs[i])
 		if c == classOther {
@@ -80,25 +89,24 @@ func words(text string) []string {
 			}
 			break
 		}
-		run := rs[i:j]
 		switch c {
 		case classHan:
-			if len(run) == 1 {
-				out = append(out, string(run))
+			if j-i == 1 {
+				out = append(out, f[off[i]:off[j]])
 			}
-			for k := 0; k+2 <= len(run); k++ {
-				out = append(out, string(run[k:k+2]))
+			for k := i; k+2 <= j; k++ {
+				out = append(out, f[off[k]:off[k+2]])
 			}
 		case classLatin:
-			w := string(run)
-			if len(run) > 3 && strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss") {
+			w := f[off[i]:off[j]]
+			if j-i > 3 && strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss") {
 				w = w[:len(w)-1]
 			}
-			if len(run) > 1 && !englishStop[w] {
+			if j-i > 1 && !englishStop[w] {
 				out = append(out, w)
 			}
 		case classDigit:
-			out = append(out, string(run))
+			out = append(out, f[off[i]:off[j]])
 		}
 		i = j
 	}
