@@ -20,6 +20,10 @@ type paraphraseLabel struct {
 }
 
 func paraphraseFixture(t *testing.T) (*dataset.Dataset, map[string]paraphraseLabel) {
+	return labelledFixture(t, paraphraseDir)
+}
+
+func labelledFixture(t *testing.T, paraphraseDir string) (*dataset.Dataset, map[string]paraphraseLabel) {
 	t.Helper()
 	ds := &dataset.Dataset{Has: map[model.Format]bool{model.FormatV2Question: true, model.FormatClause: true}}
 	ds.V2 = readJSONL[model.V2Question](t, paraphraseDir+"/questions.jsonl")
@@ -94,7 +98,48 @@ func TestParaphraseRecall(t *testing.T) {
 	if d, d0 := depthAll(res.Queue, labels), depthAll(res.Refuse, labels); d > 33.0/35 || d > d0 {
 		t.Errorf("rows read to reach every planted question: queue %.3f (floor 33/35), similarity ranking %.3f", d, d0)
 	}
+	// a larger budget: 40 % = 14 rows; similarity 3 of 7, the queue 5 of 7
+	if b, a := recallAtPair(res, labels, 0.4); a < 5.0/7 || a < b {
+		t.Errorf("recall@40%%: queue %.3f (floor 5/7), similarity ranking %.3f", a, b)
+	}
 	for i, r := range res.Queue {
 		t.Logf("%2d %s planted=%v fused %.4f signals %.3f", i+1, r.Q.ID, labels[r.Q.ID].Answerable, r.Fused, r.Signals)
 	}
 }
+
+func recallAtPair(res refusalResult, labels map[string]paraphraseLabel, budget float64) (before, after float64) {
+	before, _ = recallAt(res.Refuse, labels, budget)
+	after, _ = recallAt(res.Queue, labels, budget)
+	return before, after
+}
+
+// TestParaphraseRecallHeldOut measures the queue on testdata/paraphrase2,
+// written after the signals and the fusion rule were fixed and never used
+// to choose them (its README): 30 refuse questions, 6 planted. Figures
+// measured then: at 20 % (6 rows) both rankings find 1 of 6 (S24); at 40 %
+// (12 rows) both find 2 of 6; at 60 % (18 rows) similarity finds 3 of 6,
+// the queue 4 of 6. The floors are those counts: on a second fixture the
+// queue's gain shows only at the larger budget.
+func TestParaphraseRecallHeldOut(t *testing.T) {
+	ds, labels := labelledFixture(t, "testdata/paraphrase2")
+	planted := 0
+	for _, l := range labels {
+		if l.Answerable {
+			planted++
+		}
+	}
+	if len(labels) != 30 || planted != 6 {
+		t.Fatalf("fixture: %d refuse questions, %d planted; README says 30 and 6", len(labels), planted)
+	}
+	res, _ := refusalAudit(ds, queries(ds), corpusPassages(ds), DefaultOptions().withDefaults())
+	for _, c := range []struct {
+		budget float64
+		floor  float64
+	}{{0.2, 1.0 / 6}, {0.4, 2.0 / 6}, {0.6, 4.0 / 6}} {
+		b, a := recallAtPair(res, labels, c.budget)
+		if a < c.floor || a < b {
+			t.Errorf("recall@%.0f%%: queue %.3f (floor %.3f), similarity ranking %.3f", 100*c.budget, a, c.floor, b)
+		}
+	}
+}
+
