@@ -142,4 +142,3 @@ func TestParaphraseRecallHeldOut(t *testing.T) {
 		}
 	}
 }
-
