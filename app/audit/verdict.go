@@ -51,8 +51,11 @@ func latestVerdicts(ds *dataset.Dataset, qs []query) (map[string]dataset.Rec[mod
 	latest := map[string]dataset.Rec[model.Verdict]{}
 	at := map[string]time.Time{}
 	for _, r := range ds.Verdicts {
-		if !r.Typed || r.V.QID == "" {
+		switch {
+		case !r.Typed || r.V.QID == "":
 			continue
+		case r.V.Verdict != model.VerdictAnswerable && r.V.Verdict != model.VerdictRefuseOK && r.V.Verdict != model.VerdictUnsure:
+			continue // the schema reported the value (schema.enum); no decision
 		}
 		if !refuse[r.V.QID] {
 			out = append(out, ruleVerdictQID.At(r.Loc.Path, r.Loc.Line, "/qid", "verdict %q by %s names %q, which is not a refuse / unanswerable question of these inputs", r.V.Verdict, r.V.Reviewer, r.V.QID))

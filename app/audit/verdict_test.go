@@ -95,6 +95,14 @@ func TestVerdictsReadBack(t *testing.T) {
 			t.Errorf("R04 review cell %q", got)
 		}
 	})
+	t.Run("an unknown verdict decides nothing", func(t *testing.T) {
+		// the reader reports "maybe" as schema.enum; the audit ignores it
+		ds := withVerdicts(t, model.Verdict{QID: "R04", Verdict: "maybe", Reviewer: "li", At: at})
+		_, fs := Audit(ds, DefaultOptions())
+		if len(codes(fs, "audit.refusal-similar")) != 1 || len(codes(fs, "audit.verdict-qid")) != 0 {
+			t.Errorf("a verdict outside the enum changed the audit: %v", fs)
+		}
+	})
 	t.Run("unknown qid", func(t *testing.T) {
 		// D01 is an answerable question, X99 does not exist
 		ds := withVerdicts(t, model.Verdict{QID: "D01", Verdict: "refuse-ok", Reviewer: "li", At: at}, model.Verdict{QID: "X99", Verdict: "unsure", Reviewer: "li", At: at})
