@@ -170,6 +170,10 @@ func refusalSection(ref refusalResult, opt Options) report.Section {
 			txt(clip(r.Q.Text, 80)), sim, txt(pid), txt(ptext), txt(flag)})
 	}
 	s.Tables = append(s.Tables, dist, rank)
+	if len(ref.Queue) > 0 {
+		s.Tables = append(s.Tables, queueTable(ref, opt))
+		s.Text = append(s.Text, queueSummary(ref))
+	}
 	switch {
 	case ref.NRefuse > 0 && ref.Passages == 0:
 		s.Notes = append(s.Notes, fmt.Sprintf("%d refuse / unanswerable question(s), but no corpus passage was loaded: nothing to compare them with (load clauses, chunks, document texts or atom texts).", ref.NRefuse))
@@ -177,6 +181,82 @@ func refusalSection(ref refusalResult, opt Options) report.Section {
 		s.Notes = append(s.Notes, "No refuse / unanswerable questions.")
 	}
 	return s
+}
+
+// queueTable is the review queue: every refuse question ranked by the
+// fusion of its signals' ranks, with its best passages side by side.
+func queueTable(ref refusalResult, opt Options) report.Table {
+	cols := []report.Column{{Key: "rank", Label: "#"}, {Key: "id", Label: "question"}, {Key: "where", Label: "where"},
+		{Key: "split", Label: "split"}, {Key: "text", Label: "question text"},
+		{Key: "fused", Label: "fused", Help: "Σ over the signals of 1/(60 + the question's rank by that signal)"}}
+	for _, name := range queueSignals {
+		cols = append(cols, report.Column{Key: name, Label: name, Help: signalHelp[name]})
+	}
+	for k := 1; k <= queueShown; k++ {
+		n := strconv.Itoa(k)
+		cols = append(cols, report.Column{Key: "passage_" + n, Label: "passage " + n, Help: "passage id (ngram · bm25 · rare · values)"})
+		if k == 1 {
+			cols = append(cols, report.Column{Key: "passage_1_text", Label: "passage 1 text"})
+		}
+	}
+	cols = append(cols, report.Column{Key: "review", Label: "review"})
+	t := report.Table{ID: "refusal-queue", Title: "Review queue: refuse questions ranked by fused signals", Columns: cols}
+	for i, r := range ref.Queue {
+		row := []report.Cell{count(i + 1), txt(r.Q.ID), txt(locString(r.Q.Loc)), txt(nonEmpty(r.Q.Split)), txt(clip(r.Q.Text, 80)), num(r.Fused, 4)}
+		for _, v := range r.Signals {
+			row = append(row, num(v, 3))
+		}
+		for k := 0; k < queueShown; k++ {
+			cell, text := "–", ""
+			if k < len(r.Top) {
+				p := ref.Candidates[r.Top[k].Index]
+				sc := r.Top[k].Scores
+				cell = fmt.Sprintf("%s (%.3f · %.3f · %.3f · %.3f)", p.ID, sc[0], sc[1], sc[2], sc[3])
+				text = clip(p.Text, opt.PassageChars)
+			}
+			row = append(row, txt(cell))
+			if k == 0 {
+				row = append(row, txt(text))
+			}
+		}
+		review := verdictLabel(r.Verdict)
+		if r.Flagged {
+			review = strings.TrimSpace("REVIEW " + review)
+		}
+		row = append(row, txt(review))
+		t.Rows = append(t.Rows, row)
+	}
+	t.Notes = append(t.Notes, "Signals (docs/audit.md): ngram = the similarity of the threshold; bm25 = word-level BM25 (Han character bigrams, Latin words, numbers) divided by its upper bound; rare = the idf-weighted share of the question's rare corpus terms the passage holds; values = for a question asking for parameters or values, bm25 times the passage's numbers with units (min(1, n/3)). Each question's signal is its best passage's; the queue orders by reciprocal rank fusion (k = 60). Passages are ranked the same way within a question.")
+	return t
+}
+
+var signalHelp = map[string]string{
+	"ngram":  "idf²-weighted coverage of the question's character 2/3-grams (the threshold's similarity)",
+	"bm25":   "word-level BM25 (k1 1.2, b 0.75) over Han bigrams and Latin words, divided by Σ idf·(k1+1)",
+	"rare":   "idf-weighted share of the question's rare corpus terms (1 ≤ df ≤ max(2, ⌈N/10⌉)) in the passage",
+	"values": "question asks for values (cue list) × min(1, numbers with units / 3) × bm25",
+}
+
+// queueSummary says how far down the queue a reviewer reads to see every
+// flagged question.
+func queueSummary(ref refusalResult) string {
+	flagged, last, reviewed := 0, 0, 0
+	for i, r := range ref.Queue {
+		if r.Flagged {
+			flagged++
+			last = i + 1
+		}
+		if r.Verdict != nil {
+			reviewed++
+		}
+	}
+	n := len(ref.Queue)
+	s := fmt.Sprintf("Review queue: %d question(s), %d with a recorded verdict. ", n, reviewed)
+	if flagged == 0 {
+		return s + "No question is flagged by the threshold; read from the top of the queue as far as your budget allows."
+	}
+	return s + fmt.Sprintf("Reading from the top, a reviewer sees all %d flagged question(s) after %d of %d row(s) (%.1f %% of the queue); questions below the threshold can still be answerable, and the queue ranks them by signals that do not need the question's wording.",
+		flagged, last, n, 100*float64(last)/float64(n))
 }
 
 func leakageSection(pairs []leakPair, opt Options) report.Section {

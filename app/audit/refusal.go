@@ -167,17 +167,25 @@ type refusalRow struct {
 	Passage *passage // nil: no n-gram in common with the corpus
 	Sim     float64
 	Flagged bool
+
+	// the review queue (queue.go)
+	Signals [4]float64     // S_s(q): each signal's best passage score, queueSignals order
+	Fused   float64        // Σ_s 1/(60 + rank_s(q))
+	Top     []passageScore // the best passages by fusion, at most queueShown
+	Verdict *dataset.Rec[model.Verdict]
 }
 
 type refusalResult struct {
 	Passages   int
 	Refuse     []refusalRow // ranked: similarity descending, then location
+	Queue      []refusalRow // the same questions ranked by Fused, then location
 	Answerable []float64    // top-1 similarities of answerable questions
 	NRefuse    int          // refuse / unanswerable questions, audited or not
+	Candidates []passage    // the passages, for the queue's ids and texts
 }
 
 func refusalAudit(ds *dataset.Dataset, qs []query, ps []passage, opt Options) (refusalResult, finding.List) {
-	res := refusalResult{Passages: len(ps)}
+	res := refusalResult{Passages: len(ps), Candidates: ps}
 	var out finding.List
 	nRefuse := 0
 	for _, q := range qs {
@@ -186,6 +194,8 @@ func refusalAudit(ds *dataset.Dataset, qs []query, ps []passage, opt Options) (r
 		}
 	}
 	res.NRefuse = nRefuse
+	verdicts, vf := latestVerdicts(ds, qs)
+	out = append(out, vf...)
 	if nRefuse == 0 {
 		return res, out // nothing to audit: no index to build
 	}
@@ -200,6 +210,7 @@ func refusalAudit(ds *dataset.Dataset, qs []query, ps []passage, opt Options) (r
 		texts[i] = p.Text
 	}
 	ix := newLexIndex(texts, opt.SimilarityGrams)
+	wx := newWordIndex(texts)
 	for _, q := range qs {
 		bi, s := ix.best(q.Text)
 		if !q.Refuse {
@@ -207,11 +218,24 @@ func refusalAudit(ds *dataset.Dataset, qs []query, ps []passage, opt Options) (r
 			continue
 		}
 		row := refusalRow{Q: q, Sim: s}
+		sg := scoreQuestion(q.Text, ix, wx)
+		for j, name := range queueSignals {
+			row.Signals[j] = bestOf(sg.get(name))
+		}
+		row.Top = topPassages(sg, queueShown)
 		if bi >= 0 {
 			p := ps[bi]
 			row.Passage = &p
 		}
 		row.Flagged = row.Passage != nil && s >= opt.RefusalThreshold
+		if v, ok := verdicts[q.ID]; ok {
+			row.Verdict = &v
+			row.Flagged = row.Flagged && v.V.Verdict == model.VerdictUnsure
+			if v.V.Verdict == model.VerdictAnswerable {
+				out = append(out, ruleRefusalAnswerable.At(q.Loc.Path, q.Loc.Line, q.Pointer,
+					"refuse question %s was judged answerable by %s (%s)%s", q.ID, v.V.Reviewer, locString(v.Loc), passageNote(v.V)))
+			}
+		}
 		res.Refuse = append(res.Refuse, row)
 	}
 	sort.SliceStable(res.Refuse, func(i, j int) bool {
@@ -224,14 +248,48 @@ func refusalAudit(ds *dataset.Dataset, qs []query, ps []passage, opt Options) (r
 		}
 		return a.Q.Loc.Line < b.Q.Loc.Line
 	})
+	res.Queue = reviewQueue(res.Refuse)
 	for _, r := range res.Refuse {
 		if r.Flagged {
+			unsure := ""
+			if r.Verdict != nil {
+				unsure = fmt.Sprintf(" (reviewed unsure by %s: needs a second reader)", r.Verdict.V.Reviewer)
+			}
 			out = append(out, ruleRefusalSimilar.At(r.Q.Loc.Path, r.Q.Loc.Line, r.Q.Pointer,
-				"refuse question %s: most similar passage %s (%s) covers %.3f of it ≥ %.2f: 「%s」",
-				r.Q.ID, r.Passage.ID, locString(r.Passage.Loc), r.Sim, opt.RefusalThreshold, clip(r.Passage.Text, 80)))
+				"refuse question %s: most similar passage %s (%s) covers %.3f of it ≥ %.2f: 「%s」%s",
+				r.Q.ID, r.Passage.ID, locString(r.Passage.Loc), r.Sim, opt.RefusalThreshold, clip(r.Passage.Text, 80), unsure))
 		}
 	}
 	return res, out
+}
+
+func passageNote(v model.Verdict) string {
+	s := ""
+	if v.Passage != "" {
+		s += ", passage " + v.Passage
+	}
+	if v.Note != "" {
+		s += ": " + v.Note
+	}
+	return s
+}
+
+// reviewQueue orders rows by the fusion of their signals' ranks (queue.go);
+// equal fused scores keep the similarity order of rows.
+func reviewQueue(rows []refusalRow) []refusalRow {
+	per := make([][]float64, len(queueSignals))
+	for j := range queueSignals {
+		per[j] = make([]float64, len(rows))
+		for i, r := range rows {
+			per[j][i] = r.Signals[j]
+		}
+	}
+	out := append([]refusalRow(nil), rows...)
+	for i, f := range rrf(per) {
+		out[i].Fused = f
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Fused > out[j].Fused })
+	return out
 }
 
 // quantile7 is the sample quantile of sorted x with linear interpolation

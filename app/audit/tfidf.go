@@ -104,6 +104,17 @@ func (ix *lexIndex) idf(df int32) float64 {
 // the corpus is empty or q shares no n-gram with it. Ties go to the lower
 // index (the earlier passage in load order).
 func (ix *lexIndex) best(q string) (int, float64) {
+	bi, bs := -1, 0.0
+	for d, s := range ix.scores(q) {
+		if s > bs || (s == bs && bi >= 0 && int(d) < bi) {
+			bi, bs = int(d), s
+		}
+	}
+	return bi, bs
+}
+
+// scores returns sim(q, p) for every passage p sharing an n-gram with q.
+func (ix *lexIndex) scores(q string) map[int32]float64 {
 	var total float64
 	acc := map[int32]float64{}
 	for _, g := range termSet(q, ix.grams) { // hash order: the sums are the same on every run
@@ -121,16 +132,13 @@ func (ix *lexIndex) best(q string) (int, float64) {
 			}
 		}
 	}
-	if total == 0 || len(acc) == 0 {
-		return -1, 0
+	if total == 0 {
+		return map[int32]float64{}
 	}
-	bi, bs := -1, 0.0
 	for d, s := range acc {
-		if s > bs || (s == bs && bi >= 0 && int(d) < bi) {
-			bi, bs = int(d), s
-		}
+		acc[d] = min(s/total, 1)
 	}
-	return bi, min(bs/total, 1)
+	return acc
 }
 
 // foldDigits replaces every run of ASCII digits (after width folding) by a

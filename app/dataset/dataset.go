@@ -93,6 +93,7 @@ type Dataset struct {
 	Sources   []Rec[model.Source]
 	V2        []Rec[model.V2Question]
 	Clauses   []Rec[model.Clause]
+	Verdicts  []Rec[model.Verdict]
 	RAG       []Rec[model.RAGQuestion]
 	Documents []Rec[model.RAGDocument]
 	Pages     []Rec[model.RAGPage]

@@ -651,6 +651,8 @@ func (l *loader) addRecord(f model.Format, loc Loc, raw map[string]any, line []b
 		derr = appendRec(&l.ds.V2, loc, raw, line)
 	case model.FormatClause:
 		derr = appendRec(&l.ds.Clauses, loc, raw, line)
+	case model.FormatVerdict:
+		derr = appendRec(&l.ds.Verdicts, loc, raw, line)
 	case model.FormatRAGQuestion:
 		derr = appendRec(&l.ds.RAG, loc, raw, line)
 	case model.FormatRAGDocument:

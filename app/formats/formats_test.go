@@ -196,3 +196,22 @@ func TestDetectSeed003Name(t *testing.T) {
 		t.Errorf("notes.jsonl: %v (%s), want unknown", d.Format, d.Reason)
 	}
 }
+
+func TestDetectVerdicts(t *testing.T) {
+	head := []byte(`{"qid": "R12", "verdict": "answerable", "reviewer": "li", "at": "2026-12-01T10:00:00Z", "note": "pat-inj-02 gives the barrel temperatures"}
+{"qid": "R13", "verdict": "refuse-ok", "reviewer": "li", "at": "2026-12-01T10:05:00Z"}
+`)
+	if d := Detect("review.jsonl", head, true); d.Format != model.FormatVerdict {
+		t.Errorf("verdict lines detected as %q (%s)", d.Format, d.Reason)
+	}
+	bad := map[string]any{"qid": "R12", "verdict": "maybe", "reviewer": " ", "at": "yesterday", "extra": 1}
+	got := map[string]bool{}
+	for _, f := range Validate(model.FormatVerdict, bad, "v.jsonl", 1, "") {
+		got[f.Code+" "+f.Pointer] = true
+	}
+	for _, w := range []string{"schema.enum /verdict", "schema.pattern /reviewer", "schema.format /at", "schema.other "} {
+		if !got[w] {
+			t.Errorf("missing %q in %v", w, got)
+		}
+	}
+}

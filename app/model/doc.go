@@ -30,6 +30,7 @@ const (
 	FormatSources        Format = "b2.sources"         // seed 000 annotation-source registry
 	FormatV2Question     Format = "v2.question"        // seed 002 test set v2
 	FormatClause         Format = "v2.clause"          // seed 002 clause index
+	FormatVerdict        Format = "eval752.verdict"    // reviewer verdicts on refuse questions (docs/audit.md)
 	FormatRAGQuestion    Format = "rag.question"       // seed 003 §4.3 questions.jsonl
 	FormatRAGDocument    Format = "rag.document"       // seed 003 §1.3 documents.jsonl
 	FormatRAGChunk       Format = "rag.chunk"          // seed 003 chunks.jsonl
@@ -46,7 +47,7 @@ const (
 var Formats = []Format{
 	FormatBundle, FormatItem, FormatManifest, FormatMeta, FormatRunConfig, FormatResult, FormatAtom,
 	FormatB2, FormatCorpusManifest, FormatSources,
-	FormatV2Question, FormatClause,
+	FormatV2Question, FormatClause, FormatVerdict,
 	FormatRAGQuestion, FormatRAGDocument, FormatRAGChunk, FormatRAGPage, FormatRAGJudgment, FormatRAGPrediction, FormatRAGConfig,
 	FormatTRECQrels, FormatTRECRun,
 }

@@ -110,6 +110,8 @@ type Page struct {
 	// the first two); cmpBusy is the id of a comparison being computed.
 	cmp     wire.CompareRequest
 	cmpBusy int
+
+	review reviewState // verdicts on the refusal review queue (review.go)
 }
 
 // OnMount starts the core worker; it only runs in the browser.

@@ -264,6 +264,7 @@ func (p *Page) renderView() app.UI {
 					app.Span().Class("muted").Text(" The audit's own checks (refusal audit, leakage) are counted here and by `eval752 audit`, not in the validation summary above."),
 				)
 			}),
+			p.renderReviewQueue(audit),
 			p.reportOrEmpty("audit", audit, "Nothing to audit in these inputs."),
 		)
 	case "items":
