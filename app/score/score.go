@@ -83,6 +83,9 @@ func Score(set *itemscore.Set, opt Options) *report.Report {
 	rows := v.rowDefs()
 
 	rep.Sections = append(rep.Sections, v.summarySection(rows))
+	if len(set.Headlines) > 0 {
+		rep.Sections = append(rep.Sections, headlineSection(set.Headlines))
+	}
 	for g, gr := range byGroup(rows, func(rd rowDef) metrics.Group { return rd.Desc.Group }) {
 		rep.Sections = append(rep.Sections, v.groupSection(g, gr))
 	}
