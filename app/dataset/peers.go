@@ -179,7 +179,9 @@ func (l *loader) inspectEval(name string, a *bundle.Archive) error {
 		case isSample:
 			samples++
 			l.locatedSchema(model.FormatInspectSample, v, full, b)
-			l.add(lg.InspectSample(v, peer.Loc{Path: full})...)
+			if fs := lg.InspectSample(v, peer.Loc{Path: full}); len(fs) > 0 {
+				l.add(locate(fs, b)...)
+			}
 		}
 	}
 	if !hasHeader && start != nil {

@@ -210,7 +210,7 @@ func (l *Log) Recompute() finding.List {
 	return fs
 }
 
-func fmtNum(v float64) string { return strconv.FormatFloat(v, 'g', 17, 64) }
+func fmtNum(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
 
 func (l *Log) run(name string) *Run {
 	for _, r := range l.Runs {
@@ -463,22 +463,19 @@ func Match(logs []*Log) ([]Unit, []Output) {
 	for i := range units {
 		units[i].Set = "peer:" + logs[find(owner[i])].Task
 	}
-	// unit ids must be unique: a task/id seen twice (two logs of one task
-	// from different tools) gets the tool appended
-	seen := map[string]int{}
+	// unit ids must be unique: a later unit whose "<task>/<id>" is taken
+	// (two tools' logs of one task, ids unrelated) gets its tool appended
+	taken := map[string]bool{}
 	for i := range units {
-		seen[units[i].ID]++
-	}
-	dup := map[string]bool{}
-	for id, n := range seen {
-		if n > 1 {
-			dup[id] = true
+		id := units[i].ID
+		if taken[id] {
+			id += " (" + units[i].Tool + ")"
+			for k := 2; taken[id]; k++ {
+				id = units[i].ID + " (" + units[i].Tool + " " + strconv.Itoa(k) + ")"
+			}
 		}
-	}
-	for i := range units {
-		if dup[units[i].ID] {
-			units[i].ID += " (" + units[i].Tool + ", " + strconv.Itoa(i+1) + ")"
-		}
+		units[i].ID = id
+		taken[id] = true
 	}
 	return units, outs
 }
