@@ -112,8 +112,11 @@ func (l *Log) InspectSample(v map[string]any, loc Loc) finding.List {
 	default:
 		s.Target = Cut(text(t))
 	}
-	for _, c := range arr(v["choices"]) {
-		s.Choices = append(s.Choices, Cut(text(c)))
+	for i, c := range arr(v["choices"]) {
+		if i == MaxChoices {
+			break
+		}
+		s.Choices = append(s.Choices, cutAt(text(c), MaxChoiceText))
 	}
 	out := obj(v["output"])
 	if c, ok := Str(out["completion"]); ok {

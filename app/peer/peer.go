@@ -226,12 +226,21 @@ func Value(v any) (float64, bool) {
 	return 0, false
 }
 
+// MaxChoices and MaxChoiceText bound what is kept of a sample's options:
+// the first 26, each cut at 512 bytes.
+const (
+	MaxChoices    = 26
+	MaxChoiceText = 512
+)
+
 // Cut keeps at most MaxText bytes of s, at a rune boundary.
-func Cut(s string) string {
-	if len(s) <= MaxText {
+func Cut(s string) string { return cutAt(s, MaxText) }
+
+func cutAt(s string, n int) string {
+	if len(s) <= n {
 		return s
 	}
-	i := MaxText
+	i := n
 	for i > 0 && !utf8Start(s[i]) {
 		i--
 	}
