@@ -826,7 +826,9 @@ func TestInspectEvalDrop(t *testing.T) {
 	b.waitReady(60 * time.Second)
 	checkAgainstCLI(t, b, file)
 	cells := b.pageCells("score")
-	if !slices.ContainsFunc(cells, func(c cellKey) bool { return strings.Contains(c.String(), "tool.score") && strings.Contains(c.String(), "mockllm/model") }) {
+	if !slices.ContainsFunc(cells, func(c cellKey) bool {
+		return strings.Contains(c.String(), "tool.score") && strings.Contains(c.String(), "mockllm/model")
+	}) {
 		t.Errorf("no tool.score cell of run mockllm/model among %d page cells", len(cells))
 	}
 	if !eval[bool](b, `[...document.querySelectorAll('table')].some(t => t.textContent.includes('recomputed') && t.textContent.includes('0.5833333333333334'))`) {
