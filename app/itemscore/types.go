@@ -126,6 +126,9 @@ type Set struct {
 type Headline struct {
 	Tool string `json:"tool"`
 	Task string `json:"task"`
+	// Status is the log's own status when it is not a finished run
+	// (Inspect "cancelled", "error", "started"); "" otherwise.
+	Status string `json:"status,omitempty"`
 	peer.Reported
 }
 
@@ -134,7 +137,11 @@ func headlines(ds *dataset.Dataset) []Headline {
 	var out []Headline
 	for _, l := range ds.Peers {
 		for _, r := range l.Reported {
-			out = append(out, Headline{Tool: l.Tool, Task: l.Task, Reported: r})
+			h := Headline{Tool: l.Tool, Task: l.Task, Reported: r}
+			if l.Status != "" && l.Status != "success" {
+				h.Status = l.Status
+			}
+			out = append(out, h)
 		}
 	}
 	return out

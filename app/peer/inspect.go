@@ -2,6 +2,7 @@ package peer
 
 import (
 	"sort"
+	"strconv"
 	"strings"
 
 	"eval752/app/finding"
@@ -96,6 +97,9 @@ func (l *Log) InspectSample(v map[string]any, loc Loc) finding.List {
 	var fs finding.List
 	s := Sample{Loc: loc, Epoch: 1, Scores: map[string]float64{}}
 	s.ID, _ = Str(v["id"])
+	if s.ID == "" {
+		return nil // no id: the schema reports it; the sample cannot be an item
+	}
 	if e := iptr(v["epoch"]); e != nil {
 		s.Epoch = *e
 	}
@@ -199,7 +203,9 @@ func InspectLog(path string, v map[string]any) (*Log, finding.List) {
 // epoch, so reductions and reports do not depend on the zip's order.
 func (l *Log) Finish() finding.List {
 	n := 0
+	var fs finding.List
 	for _, r := range l.Runs {
+		fs = append(fs, r.dedupe(l.Tool)...)
 		n += len(r.Samples)
 		if l.Format == model.FormatInspectEval {
 			sort.SliceStable(r.Samples, func(i, j int) bool {
@@ -212,9 +218,39 @@ func (l *Log) Finish() finding.List {
 		}
 	}
 	if n == 0 && l.Format != model.FormatLMEvalSamples {
-		return finding.List{RuleNoSamples.At(l.Path, 0, "", "the %s log of task %q holds no samples: nothing to score, and its headline numbers cannot be re-checked", l.Tool, l.Task)}
+		fs = append(fs, RuleNoSamples.At(l.Path, 0, "", "the %s log of task %q holds no samples: nothing to score, and its headline numbers cannot be re-checked", l.Tool, l.Task))
 	}
-	return nil
+	return fs
+}
+
+// dedupe drops a sample that repeats an earlier one of the run — the same
+// id and epoch with the same scorers (lm-eval writes one line per doc and
+// filter, so a doc's lines under different filters are not repeats) — and
+// reports it: averaging it in would weigh that item twice.
+func (r *Run) dedupe(tool string) finding.List {
+	var fs finding.List
+	seen := map[string]Loc{}
+	out := r.Samples[:0]
+	for _, s := range r.Samples {
+		keys := make([]string, 0, len(s.Scores))
+		for k := range s.Scores {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		k := s.ID + "\x00" + strconv.Itoa(s.Epoch) + "\x00" + strings.Join(keys, "\x00")
+		if first, dup := seen[k]; dup {
+			at := first.Path
+			if first.Line > 0 {
+				at += ":" + strconv.Itoa(first.Line)
+			}
+			fs = append(fs, RuleDuplicateSample.At(s.Path, s.Line, s.Pointer, "%s sample %s (epoch %d) of run %s repeats the one at %s; only the first is scored", tool, s.ID, s.Epoch, r.Name, at))
+			continue
+		}
+		seen[k] = s.Loc
+		out = append(out, s)
+	}
+	r.Samples = out
+	return fs
 }
 
 // idLess orders numeric ids numerically, then others by bytes.

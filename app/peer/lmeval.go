@@ -172,6 +172,9 @@ func (l *Log) LMEvalSample(v map[string]any, loc Loc) finding.List {
 	var fs finding.List
 	s := Sample{Loc: loc, Epoch: 1, Scores: map[string]float64{}}
 	s.ID, _ = Str(v["doc_id"])
+	if s.ID == "" {
+		return nil // no doc_id: the schema reports it
+	}
 	q := lmevalQuestion(v)
 	s.Digest = Digest(q)
 	s.Input = Cut(q)

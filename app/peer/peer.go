@@ -59,6 +59,12 @@ var (
 		Source:      "Inspect AI value_to_float (C=1, P=0.5, I=0, N=0)",
 		Hint:        "a scorer returning a dict or list of values is not read; score it with a scalar value",
 	})
+	RuleDuplicateSample = finding.Register(finding.Rule{
+		Code: "peer.duplicate-sample", Severity: finding.Warning, Family: "peer",
+		Description: "a tool's log holds the same sample (id and epoch; for lm-eval, doc_id and filter) twice; only the first is scored",
+		Source:      "issue 14 (items matched by sample id); seed 000 §4 (each annotated item counts once)",
+		Hint:        "the log was merged or appended to twice; keep one record per sample and epoch",
+	})
 	RuleNoSamples = finding.Register(finding.Rule{
 		Code: "peer.no-samples", Severity: finding.Warning, Family: "peer",
 		Description: "a tool's log holds no per-sample records, so nothing can be scored or re-checked",

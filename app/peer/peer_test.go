@@ -189,3 +189,25 @@ func TestMatch(t *testing.T) {
 		t.Errorf("unit 1 matched by %v", got)
 	}
 }
+
+// TestDuplicateSample: a sample repeated with the same id, epoch and scorers
+// is reported once and scored once; another filter of the same doc is not a
+// repeat.
+func TestDuplicateSample(t *testing.T) {
+	l := &Log{Tool: ToolLMEval, Path: "s.jsonl", Scorers: []string{"acc,none"}, Reducers: map[string]string{}, Runs: []*Run{{Name: "r"}}}
+	l.Runs[0].Samples = []Sample{
+		{Loc: Loc{Path: "s.jsonl", Line: 1}, ID: "0", Epoch: 1, Scores: map[string]float64{"acc,none": 1}},
+		{Loc: Loc{Path: "s.jsonl", Line: 2}, ID: "0", Epoch: 1, Scores: map[string]float64{"acc,strict": 0}},
+		{Loc: Loc{Path: "s.jsonl", Line: 3}, ID: "0", Epoch: 1, Scores: map[string]float64{"acc,none": 0}},
+	}
+	fs := l.Finish()
+	if len(fs) != 1 || fs[0].Code != "peer.duplicate-sample" || fs[0].Line != 3 || !strings.Contains(fs[0].Message, "s.jsonl:1") {
+		t.Fatalf("findings %+v", fs)
+	}
+	if len(l.Runs[0].Samples) != 2 {
+		t.Errorf("%d samples kept, want 2", len(l.Runs[0].Samples))
+	}
+	if red := l.Reduce(l.Runs[0]); len(red) != 1 || red[0].Scores["acc,none"] != 1 {
+		t.Errorf("reduced %+v", red)
+	}
+}

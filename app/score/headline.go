@@ -2,7 +2,9 @@ package score
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
+	"strings"
 
 	"eval752/app/itemscore"
 	"eval752/app/peer"
@@ -21,7 +23,14 @@ func headlineSection(hs []itemscore.Headline) report.Section {
 			{Key: "reported", Label: "reported"}, {Key: "recomputed", Label: "recomputed"}, {Key: "n", Label: "n"}, {Key: "check", Label: "check"},
 		}}
 	mism := 0
+	var notes []string
 	for _, h := range hs {
+		if h.Status != "" {
+			n := fmt.Sprintf("%s: the log's status is %q — its reported numbers cover only the samples it completed, as do the recomputed ones", fileOf(h.Path), h.Status)
+			if !slices.Contains(notes, n) {
+				notes = append(notes, n)
+			}
+		}
 		rec, check := "", "not recomputed: "+h.Note
 		if h.Recomputed != nil {
 			rec = num(*h.Recomputed)
@@ -44,6 +53,7 @@ func headlineSection(hs []itemscore.Headline) report.Section {
 	sec := report.Section{ID: "headline-check", Title: "Reported vs recomputed (logs of other tools)",
 		Text:   []string{fmt.Sprintf("Every headline number the logs report, recomputed from the logs' own samples: means of the per-sample values (epochs reduced first, as the tool does), stderr = sample standard deviation (n − 1) / √n, promptfoo counts and score sums over its rows. Agreement within |a − b| ≤ %g · max(1, |a|, |b|); counts exactly. A difference is a peer.headline-mismatch error.", peer.Tolerance)},
 		Tables: []report.Table{t}}
+	sec.Notes = append(sec.Notes, notes...)
 	if mism > 0 {
 		sec.Notes = append(sec.Notes, fmt.Sprintf("%d reported number(s) do not follow from the log's samples (peer.headline-mismatch)", mism))
 	}
@@ -52,3 +62,11 @@ func headlineSection(hs []itemscore.Headline) report.Section {
 
 // num prints a number with the shortest text that reads back to it.
 func num(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
+
+// fileOf is the file of a reported value's path (the archive of an entry).
+func fileOf(p string) string {
+	if i := strings.IndexByte(p, '!'); i >= 0 {
+		return p[:i]
+	}
+	return p
+}
