@@ -13,6 +13,7 @@ import (
 
 	"eval752/app/finding"
 	"eval752/app/model"
+	"eval752/app/peer"
 )
 
 // Input is one file given by the user. R must stay readable until Load
@@ -103,6 +104,10 @@ type Dataset struct {
 	Configs   []Rec[model.RAGConfig]
 	Qrels     []QrelsFile
 	Runs      []RunFile
+	// Peers are the logs of other evaluation tools (Inspect AI,
+	// lm-evaluation-harness, promptfoo), linked and re-checked once every
+	// input is read (package peer).
+	Peers []*peer.Log
 
 	// Has records which formats were present at all (even if every record of
 	// it failed), so a rule can tell "no corpus manifest given" from "empty".

@@ -189,6 +189,7 @@ type loader struct {
 }
 
 func (l *loader) finish() *Dataset {
+	l.finishPeers()
 	l.ds.Locate(l.ds.Findings)
 	l.ds.Findings = l.ds.Findings.Normalize()
 	return l.ds
@@ -384,6 +385,13 @@ func (l *loader) file(name string, r io.Reader, size int64, forced model.Format,
 		var q QrelsFile
 		var fs finding.List
 		q, info.Lines, fs, err = ParseQrels(br, name, l.opt.Limits.MaxLineBytes)
+		l.add(fs...)
+		l.ds.Qrels = append(l.ds.Qrels, q)
+	case f == model.FormatBEIRQrels:
+		l.ds.Has[f] = true
+		var q QrelsFile
+		var fs finding.List
+		q, info.Lines, fs, err = ParseBEIRQrels(br, name, l.opt.Limits.MaxLineBytes)
 		l.add(fs...)
 		l.ds.Qrels = append(l.ds.Qrels, q)
 	case f == model.FormatTRECRun:
@@ -670,6 +678,9 @@ func (l *loader) addRecord(f model.Format, loc Loc, raw map[string]any, line []b
 		}
 	case model.FormatRAGConfig:
 		l.ds.Configs = append(l.ds.Configs, Rec[model.RAGConfig]{Loc: loc, Raw: raw, V: model.RAGConfig(raw), Typed: true})
+	case model.FormatInspectLog, model.FormatLMEvalResults, model.FormatLMEvalSamples, model.FormatPromptfoo, model.FormatRanxQrels, model.FormatRanxRun:
+		l.peerRecord(f, loc, raw)
+		return
 	case model.FormatManifest, model.FormatMeta, model.FormatRunConfig:
 		// bundle companions given as top-level files: checked, kept on a
 		// pseudo-bundle so rules can see them
@@ -901,6 +912,15 @@ func (l *loader) bundle(name string, r io.ReaderAt, size int64) error {
 	}
 	if oerr != nil {
 		return nil // reported as zip.corrupt
+	}
+	if formats.InspectEntries(entryNames(a.Entries)) {
+		l.ds.Inputs[len(l.ds.Inputs)-1].Format = model.FormatInspectEval
+		l.ds.Bundles = l.ds.Bundles[:len(l.ds.Bundles)-1]
+		l.ds.Has[model.FormatInspectEval] = true
+		if len(l.ds.Bundles) == 0 {
+			delete(l.ds.Has, model.FormatBundle)
+		}
+		return l.inspectEval(name, a)
 	}
 	if resultsBundle(a.Entries) {
 		// eval752's own output, e.g. written into the folder it checks

@@ -91,3 +91,32 @@ func RunScore(field, qid string, n int) (score float64, msg string) {
 	}
 	return s, ""
 }
+
+// ParseBEIRQrels reads a BEIR / ir_datasets qrels TSV: a header line
+// "query-id corpus-id score", then `query-id corpus-id score` per line (tab-
+// or space-separated). The judgments are TREC qrels (iter absent); a
+// malformed line is one trec.syntax finding and reading goes on.
+func ParseBEIRQrels(r io.Reader, path string, maxLine int64) (q QrelsFile, lines int, fs finding.List, err error) {
+	q.Path = path
+	first := true
+	lines, lfs, err := jsonl.Lines(r, path, maxLine, func(n int, line []byte) {
+		f := strings.Fields(string(line))
+		if first {
+			first = false
+			if formats.IsBEIRHeader(f) {
+				return
+			}
+		}
+		if len(f) != 3 {
+			fs = append(fs, RuleTRECSyntax.At(path, n, "", "BEIR qrels line %d has %d fields; want 3: query-id corpus-id score", n, len(f)))
+			return
+		}
+		g, perr := strconv.Atoi(f[2])
+		if perr != nil {
+			fs = append(fs, RuleTRECSyntax.At(path, n, "", "BEIR qrels line %d: score %q is not an integer grade", n, f[2]))
+			return
+		}
+		q.Judgments = append(q.Judgments, Qrel{Line: n, QID: f[0], DocNo: f[1], Grade: g})
+	})
+	return q, lines, append(lfs, fs...), err
+}

@@ -174,6 +174,9 @@ func detectJSONFile(base string, body []byte, complete bool) (model.Format, stri
 	case "run_config.json":
 		return model.FormatRunConfig, "file name run_config.json (seed 004 bundle layout)"
 	}
+	if f, why := peerFormat(base, body, complete); f != model.FormatUnknown {
+		return f, why
+	}
 	if !complete {
 		// a long file of pretty-printed records: vote on the whole ones
 		if recs := streamRecords(body, false); len(recs) > 0 {
@@ -266,6 +269,8 @@ type signature struct {
 // to the signature with the most matching keys (must + extra), ties to the
 // earlier one.
 var signatures = []signature{
+	// lm-evaluation-harness --log_samples lines (samples_<task>_*.jsonl)
+	{model.FormatLMEvalSamples, []string{"doc_id", "doc"}, nil, []string{"target", "arguments", "resps", "filtered_resps", "doc_hash", "prompt_hash", "target_hash", "filter", "metrics"}, nil, nil},
 	{model.FormatB2, []string{"query_id"}, nil, []string{"modality", "question", "answer", "answer_format", "gold", "scope", "as_of", "unanswerable", "origin", "split"}, nil, nil},
 	{model.FormatRAGQuestion, []string{"qid", "query"}, []string{"grade", "retrieved_chunk_ids"}, []string{"answerable", "reference_answer", "gold_evidence_groups", "answer_aliases", "question_type", "numeric_tolerance"}, []string{"questions.jsonl"}, nil},
 	{model.FormatVerdict, []string{"qid", "verdict"}, []string{"query", "grade", "retrieved_chunk_ids", "answer"}, []string{"reviewer", "at", "note", "passage"}, []string{"verdicts.jsonl"}, nil},
@@ -392,6 +397,9 @@ func detectTREC(body []byte) (model.Format, string) {
 		if checked == 0 && IsQrelsHeader(fs) {
 			continue
 		}
+		if checked == 0 && IsBEIRHeader(fs) {
+			return model.FormatBEIRQrels, "header line query-id corpus-id score (BEIR / ir_datasets qrels TSV)"
+		}
 		checked++
 		switch {
 		case len(fs) == 4 && isInt(fs[3]):
@@ -421,6 +429,12 @@ func detectTREC(body []byte) (model.Format, string) {
 // "qid 0 chunk_id relevance_grade" (a non-numeric grade column).
 func IsQrelsHeader(fs []string) bool {
 	return len(fs) == 4 && !isInt(fs[3]) && strings.EqualFold(fs[0], "qid")
+}
+
+// IsBEIRHeader reports whether fields are BEIR's qrels header
+// "query-id corpus-id score".
+func IsBEIRHeader(fs []string) bool {
+	return len(fs) == 3 && strings.EqualFold(fs[0], "query-id") && strings.EqualFold(fs[1], "corpus-id") && strings.EqualFold(fs[2], "score")
 }
 
 func isInt(s string) bool {

@@ -95,7 +95,7 @@ func schemas() (map[model.Format]*jsonschema.Schema, error) {
 		}
 		out := map[model.Format]*jsonschema.Schema{}
 		var errs []error
-		for _, f := range model.Formats {
+		for _, f := range append(append([]model.Format(nil), model.SubFormats...), model.Formats...) {
 			b, err := static.Schemas.ReadFile("schemas/" + SchemaName(f))
 			if err != nil {
 				continue // formats without a JSON schema (bundle, TREC)

@@ -46,6 +46,15 @@ func scoreAnswer(u *unitSpec, o *output, run *runOut, phrases []string, v map[st
 	set := func(name string, ok bool) {
 		v[name] = b01(ok)
 	}
+	if u.peer != nil {
+		// a peer tool's item: the tool's own score and verdict
+		if o.toolScore != nil {
+			v["tool.score"] = *o.toolScore
+		}
+		c := o.passed != nil && *o.passed
+		set("answer.correct", c)
+		return resp, &c
+	}
 	if u.item == nil {
 		// Refusal indicators: should_refuse is the positive class.
 		should := !u.Answerable

@@ -7,6 +7,7 @@ import (
 
 	"eval752/app/dataset"
 	"eval752/app/model"
+	"eval752/app/peer"
 )
 
 // output is what one run produced for one unit, in one shape for every
@@ -19,6 +20,8 @@ type output struct {
 	verdict   string
 	passed    *bool
 	errText   string
+	// toolScore is a peer tool's own reduced score of the item (tool.score)
+	toolScore *float64
 	// rerankEmpty: the run reranks, but this prediction's reranked list
 	// is empty while its retrieved list is not (flag "rerank-empty")
 	rerankEmpty bool
@@ -51,6 +54,9 @@ type runOut struct {
 	refuses                    bool // gives a refused flag (an abstention signal, even without answers)
 	// Where its outputs came from.
 	fromResults, fromPreds bool
+	// fromPeer: a run of a peer tool's log; its scope is the items its
+	// log has (an item only another log has is out of its scope, not missing)
+	fromPeer bool
 	// dirs are the folders of the files the run's outputs came from: a
 	// qrels file in a runs/<name>/ folder applies to the runs read there.
 	dirs []string
@@ -245,6 +251,25 @@ func collectRuns(ds *dataset.Dataset, byID map[string]int) []*runOut {
 		r.addDir(dirOf(rec.Path))
 		r.add(ui, ok, p.QID, final)
 		stage[name] = append(stage[name], firstStage{ui, ok, p.QID, first})
+	}
+	// Logs of other tools: one run per model / provider, one output per
+	// sample id (epochs reduced), on the unit peer.Match paired it with.
+	pus, pouts := peer.Match(ds.Peers)
+	for _, po := range pouts {
+		r := get(po.Run)
+		r.fromPeer = true
+		r.addDir(dirOf(po.Red.First.Path))
+		s := po.Red.First
+		resp := s.Output
+		passed := po.Red.Passed
+		o := &output{response: &resp, passed: &passed, errText: po.Red.Error, latency: s.LatencyMS, cost: s.CostUSD, inTok: s.InTok, outTk: s.OutTok}
+		if len(po.Log.Scorers) > 0 {
+			if v, ok := po.Red.Scores[po.Log.Scorers[0]]; ok {
+				o.toolScore = &v
+			}
+		}
+		ui, ok := byID[pus[po.Unit].ID]
+		r.add(ui, ok, pus[po.Unit].ID, o)
 	}
 	named := map[string]bool{} // runs the inputs name themselves
 	for _, r := range runs {

@@ -68,7 +68,7 @@ func Score(ds *dataset.Dataset, opt Options) (*Set, error) {
 		rs := RunScores{Run: r.name, Unknown: r.unknown, Items: make([]ItemScore, len(units)), Sets: runScope(units, r), Qrels: sc.qrelsPaths(r.qrelsKey), Reranked: r.reranked}
 		rs.QrelsDigest = sc.qrelsDigests(r.qrelsKey)
 		parallel(len(units), func(i int) {
-			if !slices.Contains(rs.Sets, units[i].Set) {
+			if !slices.Contains(rs.Sets, units[i].Set) || units[i].peer != nil && r.fromPeer && r.byUnit[i] == nil {
 				rs.Items[i] = ItemScore{OutOfScope: true, Values: map[string]float64{}, Detail: report.RunItem{Run: r.name}}
 				return
 			}
@@ -83,6 +83,7 @@ func Score(ds *dataset.Dataset, opt Options) (*Set, error) {
 	}
 	sc.finishSet(set, runs, first)
 	set.Notes = sc.notes(set, runs)
+	set.Headlines = headlines(ds)
 	if len(sc.qrels) > 0 {
 		set.Config = append(set.Config, sc.qrelsConfig(runs))
 	}
@@ -293,7 +294,7 @@ func (sc *scorer) scoreItem(u *unitSpec, ui int, r *runOut) ItemScore {
 	}
 	// a TREC query has no answer and no answerability: only its ranking
 	// is scored (refusal F1 on it would count a non-refusal as right)
-	if u.trec == nil && (c.answers || (c.refuses && u.item == nil)) {
+	if u.trec == nil && (c.answers || (c.refuses && u.item == nil && u.peer == nil)) {
 		resp, correct := scoreAnswer(u, o, r, sc.opt.RefusalPhrases, it.Values)
 		it.Detail.Response = resp
 		it.Detail.Correct = correct

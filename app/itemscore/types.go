@@ -9,6 +9,7 @@ import (
 	"eval752/app/dataset"
 	"eval752/app/metrics"
 	"eval752/app/model"
+	"eval752/app/peer"
 	"eval752/app/report"
 )
 
@@ -116,6 +117,34 @@ type Set struct {
 	// seed-003 evidence groups could not be resolved); package score puts
 	// them in the report's summary.
 	Notes []Note `json:"notes,omitempty"`
+	// Headlines are the numbers other tools' logs report beside the values
+	// recomputed from their samples (package peer).
+	Headlines []Headline `json:"headlines,omitempty"`
+}
+
+// Headline is one reported number of a peer tool's log and its recomputed value.
+type Headline struct {
+	Tool string `json:"tool"`
+	Task string `json:"task"`
+	// Status is the log's own status when it is not a finished run
+	// (Inspect "cancelled", "error", "started"); "" otherwise.
+	Status string `json:"status,omitempty"`
+	peer.Reported
+}
+
+// headlines lists every reported number of ds's peer logs, in log order.
+func headlines(ds *dataset.Dataset) []Headline {
+	var out []Headline
+	for _, l := range ds.Peers {
+		for _, r := range l.Reported {
+			h := Headline{Tool: l.Tool, Task: l.Task, Reported: r}
+			if l.Status != "" && l.Status != "success" {
+				h.Status = l.Status
+			}
+			out = append(out, h)
+		}
+	}
+	return out
 }
 
 // Note is a remark of the scoring about one run ("" = every run).

@@ -8,7 +8,18 @@ import (
 
 	"eval752/app/dataset"
 	"eval752/app/model"
+	"eval752/app/peer"
 )
+
+// peerFormat is the format of the log a peer unit was first read from.
+func peerFormat(ds *dataset.Dataset, u *peer.Unit) model.Format {
+	for _, l := range ds.Peers {
+		if strings.HasPrefix(u.Loc.Path, strings.Split(l.Path, " + ")[0]) || strings.Contains(l.Path, u.Loc.Path) {
+			return l.Format
+		}
+	}
+	return model.FormatUnknown
+}
 
 // unitSpec is a Unit plus the record it came from.
 type unitSpec struct {
@@ -19,6 +30,7 @@ type unitSpec struct {
 	v2   *model.V2Question
 	rag  *model.RAGQuestion
 	trec *trecUnit
+	peer *peer.Unit
 }
 
 // trecUnit is one query of a TREC qrels file: docno → grade.
@@ -128,6 +140,14 @@ func buildUnits(ds *dataset.Dataset) ([]*unitSpec, map[string]int, []chunkQrels)
 		if chunk != nil {
 			cq = append(cq, *chunk)
 		}
+	}
+	pus, _ := peer.Match(ds.Peers)
+	for i := range pus {
+		pu := &pus[i]
+		u := &unitSpec{peer: pu, Unit: Unit{ID: pu.ID, Format: peerFormat(ds, pu), Set: pu.Set, Loc: dataset.Loc{Path: pu.Loc.Path, Line: pu.Loc.Line},
+			Question: pu.Input, Reference: pu.Target, Answerable: true}}
+		u.Strata = strata("set", u.Set, "type", pu.Task, "source", pu.Tool)
+		us = append(us, u)
 	}
 	byID := map[string]int{}
 	for i, u := range us {

@@ -49,7 +49,7 @@ var families = []*Family{
 	&recallFamily, &hitFamily, &completeHitFamily, &groupRecallFamily,
 	&mrrFamily, &ndcgFamily, &precisionFamily, &mapFamily, &rprecFamily, &bprefFamily, &judgedFamily,
 	&falseRecallFamily, &temporalFamily, &holderFamily,
-	&answerCorrectFamily, &answerExactFamily, &answerAliasFamily, &answerSubstringFamily, &answerBigramFamily,
+	&answerCorrectFamily, &toolScoreFamily, &answerExactFamily, &answerAliasFamily, &answerSubstringFamily, &answerBigramFamily,
 	&answerMCQPartialFamily, &answerNumericFamily, &codePassedFamily,
 	&judgeAWinFamily, &judgeBWinFamily, &judgeTieFamily, &judgeAgreeFamily,
 	&refusalDetectedFamily, &refusalTPFamily, &refusalFPFamily, &refusalFNFamily,

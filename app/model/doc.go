@@ -40,7 +40,17 @@ const (
 	FormatRAGConfig      Format = "rag.config"         // seed 003 §10 config.yaml
 	FormatTRECQrels      Format = "trec.qrels"         // qid 0 docid rel
 	FormatTRECRun        Format = "trec.run"           // qid Q0 docid rank score tag
-	FormatUnknown        Format = ""
+	// Logs of other evaluation tools (docs/formats.md "Logs of other tools").
+	FormatInspectEval   Format = "inspect.eval"     // Inspect AI .eval zip (header.json, samples/*.json, summaries, journal)
+	FormatInspectLog    Format = "inspect.log"      // Inspect AI .json log (one EvalLog with its samples)
+	FormatInspectSample Format = "inspect.sample"   // one sample of an Inspect log (schema only: samples/<id>_epoch_<n>.json)
+	FormatLMEvalResults Format = "lmeval.results"   // lm-evaluation-harness results_*.json
+	FormatLMEvalSamples Format = "lmeval.samples"   // lm-evaluation-harness samples_<task>_*.jsonl (--log_samples)
+	FormatPromptfoo     Format = "promptfoo.output" // promptfoo eval -o results.json
+	FormatBEIRQrels     Format = "beir.qrels"       // BEIR / ir_datasets qrels TSV: query-id corpus-id score (header line)
+	FormatRanxQrels     Format = "ranx.qrels"       // ranx JSON qrels {qid: {docid: grade}}
+	FormatRanxRun       Format = "ranx.run"         // ranx JSON run {qid: {docid: score}}
+	FormatUnknown       Format = ""
 )
 
 // Formats lists every format in a stable order (the order of the Formats page).
@@ -50,7 +60,14 @@ var Formats = []Format{
 	FormatV2Question, FormatClause, FormatVerdict,
 	FormatRAGQuestion, FormatRAGDocument, FormatRAGChunk, FormatRAGPage, FormatRAGJudgment, FormatRAGPrediction, FormatRAGConfig,
 	FormatTRECQrels, FormatTRECRun,
+	FormatInspectLog, FormatInspectEval, FormatLMEvalResults, FormatLMEvalSamples, FormatPromptfoo,
+	FormatBEIRQrels, FormatRanxQrels, FormatRanxRun,
 }
+
+// SubFormats have a JSON Schema but are never a file by themselves: they
+// are parts of another format (an Inspect sample inside a .eval or .json
+// log). Their schemas are compiled before the formats that refer to them.
+var SubFormats = []Format{FormatInspectSample}
 
 // Raw keeps a field's JSON text when its type varies by record (eval752's
 // answer is a string for mcq_single and an array for mcq_multi).

@@ -122,6 +122,9 @@ func Compare(set *itemscore.Set, runA, runB string, opt Options) (*report.Report
 			}
 		}
 	}
+	if note := unmatchedNote(set, ia, ib, runA, runB); note != "" {
+		sum.Notes = append(sum.Notes, note)
+	}
 	if note := truthNote(set.Runs[ia], set.Runs[ib]); note != "" {
 		sum.Notes = append(sum.Notes, note)
 	}
@@ -541,4 +544,35 @@ func (v *view) disagreementSection(runA, runB string) report.Section {
 		sec.Tables = append(sec.Tables, t)
 	}
 	return sec
+}
+
+// unmatchedNote lists the units of a set both runs are scored on that only
+// one run's log has (logs of other tools: an item another log lacks is out
+// of that run's scope, not missing), so they are in no pair.
+func unmatchedNote(set *itemscore.Set, ia, ib int, runA, runB string) string {
+	var onlyA, onlyB []string
+	for i, u := range set.Units {
+		a, b := set.Runs[ia].Items[i], set.Runs[ib].Items[i]
+		if a.OutOfScope == b.OutOfScope || !slices.Contains(set.Runs[ia].Sets, u.Set) || !slices.Contains(set.Runs[ib].Sets, u.Set) {
+			continue
+		}
+		if b.OutOfScope {
+			onlyA = append(onlyA, u.ID)
+		} else {
+			onlyB = append(onlyB, u.ID)
+		}
+	}
+	if len(onlyA)+len(onlyB) == 0 {
+		return ""
+	}
+	list := func(ids []string) string {
+		if len(ids) == 0 {
+			return "none"
+		}
+		if len(ids) > 20 {
+			return strings.Join(ids[:20], ", ") + fmt.Sprintf(" … (%d more)", len(ids)-20)
+		}
+		return strings.Join(ids, ", ")
+	}
+	return fmt.Sprintf("unmatched items (in one log only, so in no pair): only in A (%s): %s; only in B (%s): %s", runA, list(onlyA), runB, list(onlyB))
 }

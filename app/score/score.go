@@ -47,7 +47,7 @@ var groupTitle = map[metrics.Group]string{
 // headlineNames are shown in the summary even without a threshold (seed 000
 // §4 asks to report MRR and nDCG@10; answer.correct is the primary answer
 // figure).
-var headlineNames = []string{"answer.correct", "mrr", "mrr@10", "ndcg@10", "recall@10", "false_recall@10", "latency_ms p95"}
+var headlineNames = []string{"answer.correct", "tool.score", "mrr", "mrr@10", "ndcg@10", "recall@10", "false_recall@10", "latency_ms p95"}
 
 // indicatorOnly are per-item metrics shown only through aggregates.
 var indicatorOnly = []string{"refusal.tp", "refusal.fp", "refusal.fn"}
@@ -83,6 +83,9 @@ func Score(set *itemscore.Set, opt Options) *report.Report {
 	rows := v.rowDefs()
 
 	rep.Sections = append(rep.Sections, v.summarySection(rows))
+	if len(set.Headlines) > 0 {
+		rep.Sections = append(rep.Sections, headlineSection(set.Headlines))
+	}
 	for g, gr := range byGroup(rows, func(rd rowDef) metrics.Group { return rd.Desc.Group }) {
 		rep.Sections = append(rep.Sections, v.groupSection(g, gr))
 	}

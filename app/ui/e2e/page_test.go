@@ -812,3 +812,32 @@ func TestPagingAndQuickLoads(t *testing.T) {
 		b.waitReady(20 * time.Second)
 	}
 }
+
+// TestInspectEvalDrop: an Inspect AI .eval log (the hand-written fixture of
+// app/peer/testdata, 3 ids × 2 epochs) dropped on the page is read through
+// the engine like any other input: the load ends ready, the score cells of
+// its run (answer.correct, tool.score) are the CLI's, the reported-vs-
+// recomputed table is shown, and the item browser lists its three samples.
+func TestInspectEvalDrop(t *testing.T) {
+	file := filepath.Join(env.root, "app", "peer", "testdata", "capitals.eval")
+	b := newBrowser(t)
+	b.open()
+	b.drop(file)
+	b.waitReady(60 * time.Second)
+	checkAgainstCLI(t, b, file)
+	cells := b.pageCells("score")
+	if !slices.ContainsFunc(cells, func(c cellKey) bool {
+		return strings.Contains(c.String(), "tool.score") && strings.Contains(c.String(), "mockllm/model")
+	}) {
+		t.Errorf("no tool.score cell of run mockllm/model among %d page cells", len(cells))
+	}
+	if !eval[bool](b, `[...document.querySelectorAll('table')].some(t => t.textContent.includes('recomputed') && t.textContent.includes('0.5833333333333334'))`) {
+		t.Error("no reported-vs-recomputed table with the reported accuracy 0.5833333333333334")
+	}
+	b.tab("items")
+	b.waitJS(`!!document.querySelector('[data-test=items-count]')`, 10*time.Second)
+	if n := eval[int](b, `document.querySelectorAll('[data-test=item]').length`); n != 3 {
+		t.Errorf("item browser shows %d items, want 3", n)
+	}
+	b.assertPrivate()
+}

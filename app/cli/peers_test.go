@@ -1,0 +1,381 @@
+package cli
+
+import (
+	"archive/zip"
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"eval752/app/engine"
+	"eval752/app/report"
+)
+
+// Fixtures of ../peer/testdata (hand-written in the tools' shapes; see its README).
+const (
+	peerDir      = "../peer/testdata/"
+	inspectEval  = peerDir + "capitals.eval"
+	inspectWrong = peerDir + "inspect_log/capitals_wrong_headline.json"
+	lmResults    = peerDir + "lm_eval/results_2025-01-01T00-00-00.000001.json"
+	lmSamples    = peerDir + "lm_eval/samples_capitals_2025-01-01T00-00-00.000001.jsonl"
+	promptfooOut = peerDir + "promptfoo/results.json"
+)
+
+// headlineRow is one row of the "reported vs recomputed" table.
+type headlineRow struct {
+	run, scorer, metric, reported, recomputed, check string
+	n                                                int
+}
+
+func headlineRows(t *testing.T, rep report.Report) []headlineRow {
+	t.Helper()
+	var out []headlineRow
+	for _, s := range rep.Sections {
+		for _, tb := range s.Tables {
+			if tb.ID != "headline-check" {
+				continue
+			}
+			for _, r := range tb.Rows {
+				n := 0
+				if r[8].Value != nil {
+					n = int(*r[8].Value)
+				}
+				out = append(out, headlineRow{run: r[3].Text, scorer: r[4].Text, metric: r[5].Text, reported: r[6].Text, recomputed: r[7].Text, check: r[9].Text, n: n})
+			}
+		}
+	}
+	return out
+}
+
+func findHeadline(t *testing.T, rows []headlineRow, run, metric string) headlineRow {
+	t.Helper()
+	for _, r := range rows {
+		if r.run == run && r.metric == metric {
+			return r
+		}
+	}
+	t.Fatalf("no headline row %s %s in %+v", run, metric, rows)
+	return headlineRow{}
+}
+
+func scoreJSON(t *testing.T, files ...string) report.Report {
+	t.Helper()
+	code, out, errs := runCLI(t, append([]string{"score", "--json", "--bootstrap", "200"}, files...)...)
+	if code != ExitOK {
+		t.Fatalf("score: exit %d, stderr %s", code, errs)
+	}
+	return decodeReport(t, out)
+}
+
+func near(a, b float64) bool { return math.Abs(a-b) < 1e-12 }
+
+func wantCell(t *testing.T, rep report.Report, metric, run string, want float64) {
+	t.Helper()
+	c, ok := cellOf(rep, "answer-all", metric, "all", run)
+	if !ok {
+		c, ok = findCell(rep, metric, "all", run)
+	}
+	if !ok || c.Value == nil {
+		t.Fatalf("no %s cell for run %s", metric, run)
+	}
+	if !near(*c.Value, want) {
+		t.Errorf("%s of %s = %v, want %v", metric, run, *c.Value, want)
+	}
+}
+
+// findCell looks for a metric cell in any table.
+func findCell(r report.Report, metric, stratum, run string) (report.Cell, bool) {
+	for _, s := range r.Sections {
+		for _, tb := range s.Tables {
+			for _, row := range tb.Rows {
+				for _, c := range row {
+					if c.Metric == metric && c.Stratum == stratum && c.Run == run && c.Value != nil {
+						return c, true
+					}
+				}
+			}
+		}
+	}
+	return report.Cell{}, false
+}
+
+// TestPeerInspectEval: the .eval fixture (3 ids × 2 epochs, scorer match:
+// 1 = C,C; 2 = C,I; 3 = I,P) is one run. Epochs are averaged per id as
+// Inspect's mean reducer does: 1, 0.5, 0.25, so tool.score = 1.75/3 =
+// 0.58333… = the reported accuracy, and stderr = sd(n−1)/√n of (1, 0.5,
+// 0.25): deviations 5/12, −1/12, −4/12, squares sum 42/144, /2, √, /√3 =
+// 0.2204792759… (reported 0.22047927592204922). answer.correct (full
+// credit) is 1/3: only id 1 scores 1.
+func TestPeerInspectEval(t *testing.T) {
+	rep := scoreJSON(t, inspectEval)
+	if len(rep.Inputs) != 1 || rep.Inputs[0].Format != "inspect.eval" {
+		t.Fatalf("inputs = %+v", rep.Inputs)
+	}
+	b, _ := os.ReadFile(inspectEval)
+	sum := sha256.Sum256(b)
+	if rep.Inputs[0].SHA256 != hex.EncodeToString(sum[:]) {
+		t.Errorf("sha256 %s, want %x", rep.Inputs[0].SHA256, sum)
+	}
+	rows := headlineRows(t, rep)
+	acc := findHeadline(t, rows, "mockllm/model", "accuracy")
+	if acc.reported != "0.5833333333333334" || acc.recomputed != "0.5833333333333334" || acc.check != "ok" || acc.n != 3 {
+		t.Errorf("accuracy row %+v", acc)
+	}
+	se := findHeadline(t, rows, "mockllm/model", "stderr")
+	if se.check != "ok" || !strings.HasPrefix(se.recomputed, "0.220479275922049") {
+		t.Errorf("stderr row %+v", se)
+	}
+	wantCell(t, rep, "tool.score", "mockllm/model", 1.75/3)
+	wantCell(t, rep, "answer.correct", "mockllm/model", 1.0/3)
+	// the item browser has the three ids, with the question and the target
+	if len(rep.Items) != 3 || rep.Items[0].ID != "capitals/1" || rep.Items[0].Question != "What is the capital of France?" || rep.Items[0].Reference != " Paris" {
+		t.Fatalf("items = %+v", rep.Items)
+	}
+	if !strings.HasSuffix(rep.Items[1].Path, "capitals.eval!samples/2_epoch_1.json") {
+		t.Errorf("item 2 located at %q", rep.Items[1].Path)
+	}
+}
+
+// TestPeerHeadlineMismatch: the .json log's samples give 2 of 3 correct
+// (2/3) but it reports accuracy 0.75: one peer.headline-mismatch error at
+// the reported value's line and pointer, naming both values; its stderr
+// (sd of 1,1,0 = √(1/3), /√3 = 1/3) agrees and is no finding.
+func TestPeerHeadlineMismatch(t *testing.T) {
+	out, _, code := runMain(t, "validate", "--json", inspectWrong)
+	if code != ExitErrors {
+		t.Fatalf("exit %d\n%s", code, out)
+	}
+	var doc engine.ValidateOutput
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, f := range doc.Findings {
+		got = append(got, f.Code)
+		if f.Code != "peer.headline-mismatch" {
+			continue
+		}
+		if f.Pointer != "/results/scores/0/metrics/accuracy/value" || f.Line == 0 ||
+			!strings.Contains(f.Message, "0.75") || !strings.Contains(f.Message, "0.6666666666666666") {
+			t.Errorf("finding %+v", f)
+		}
+	}
+	if len(got) != 1 || got[0] != "peer.headline-mismatch" {
+		t.Errorf("findings %v, want one peer.headline-mismatch", got)
+	}
+	rep := scoreJSON(t, inspectWrong)
+	if r := findHeadline(t, headlineRows(t, rep), "mockllm/other", "accuracy"); r.check != "MISMATCH" || r.recomputed != "0.6666666666666666" {
+		t.Errorf("accuracy row %+v", r)
+	}
+}
+
+// TestPeerLMEval: results + samples of one run pair on their timestamp; acc
+// 1 0 1 1 → 0.75, stderr sd(n−1)/√n = √(0.75/3)/2 = 0.25, n-samples 4.
+// Alone, the results file cannot be re-checked (peer.not-recomputed, and
+// peer.no-samples).
+func TestPeerLMEval(t *testing.T) {
+	rep := scoreJSON(t, lmResults, lmSamples)
+	rows := headlineRows(t, rep)
+	for _, w := range []struct{ metric, val string }{{"acc", "0.75"}, {"acc_stderr", "0.25"}, {"n-samples", "4"}} {
+		r := findHeadline(t, rows, "fixture/tiny-model", w.metric)
+		if r.reported != w.val || r.recomputed != w.val || r.check != "ok" {
+			t.Errorf("%s row %+v", w.metric, r)
+		}
+	}
+	wantCell(t, rep, "answer.correct", "fixture/tiny-model", 0.75)
+	wantCell(t, rep, "tool.score", "fixture/tiny-model", 0.75)
+
+	out, _, _ := runMain(t, "validate", "--json", lmResults)
+	var doc engine.ValidateOutput
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatal(err)
+	}
+	codes := map[string]int{}
+	for _, f := range doc.Findings {
+		codes[f.Code]++
+	}
+	if codes["peer.not-recomputed"] != 3 || codes["peer.no-samples"] != 1 {
+		t.Errorf("results alone: findings %v", codes)
+	}
+}
+
+// TestPeerPromptfoo: 2 providers × 2 tests. echo:a passes test 0 (score 1)
+// and fails test 1 (score 0.5, 1 of 2 asserts); echo:b errors on test 0 and
+// passes test 1. stats 2 successes / 1 failure / 1 error, per-prompt sums
+// 1.5 and 1, assert counts 2/1 and 1/0 — all recomputed equal.
+func TestPeerPromptfoo(t *testing.T) {
+	rep := scoreJSON(t, promptfooOut)
+	rows := headlineRows(t, rep)
+	if len(rows) != 3+6+6 {
+		t.Fatalf("%d headline rows: %+v", len(rows), rows)
+	}
+	for _, r := range rows {
+		if r.check != "ok" {
+			t.Errorf("row %+v", r)
+		}
+	}
+	if r := findHeadline(t, rows, "(all providers)", "errors"); r.recomputed != "1" {
+		t.Errorf("errors row %+v", r)
+	}
+	if r := findHeadline(t, rows, "echo:a", "score"); r.recomputed != "1.5" {
+		t.Errorf("score row %+v", r)
+	}
+	wantCell(t, rep, "answer.correct", "echo:a", 0.5)
+	wantCell(t, rep, "answer.correct", "echo:b", 0.5)
+	wantCell(t, rep, "tool.score", "echo:a", 0.75)
+	wantCell(t, rep, "tool.score", "echo:b", 0.5)
+}
+
+// TestPeerCrossToolCompare: the Inspect .eval and the lm-eval run ask the
+// same three questions (France, Japan, Italy), matched by input digest;
+// lm-eval's fourth doc (Canada) is unmatched and listed. Paired
+// answer.correct: Inspect 1 0 0, lm-eval 1 0 1 → b = 0, c = 1, exact
+// McNemar p = 1.
+func TestPeerCrossToolCompare(t *testing.T) {
+	code, out, errs := runCLI(t, "compare", "--json", "--bootstrap", "200", "mockllm/model", "fixture/tiny-model", inspectEval, lmResults, lmSamples)
+	if code != ExitOK {
+		t.Fatalf("compare: exit %d, stderr %s", code, errs)
+	}
+	rep := decodeReport(t, out)
+	var summary report.Section
+	for _, s := range rep.Sections {
+		if s.ID == "summary" {
+			summary = s
+		}
+	}
+	if !strings.Contains(strings.Join(summary.Text, " "), "3 annotated units in both runs' scope") {
+		t.Errorf("summary %q", summary.Text)
+	}
+	if !strings.Contains(strings.Join(summary.Notes, " "), "only in B (fixture/tiny-model): capitals/3 (lm-eval)") {
+		t.Errorf("notes %q", summary.Notes)
+	}
+	found := false
+	for _, tb := range summary.Tables {
+		for _, row := range tb.Rows {
+			if len(row) == 0 || row[0].Text != "answer.correct" {
+				continue
+			}
+			var cells []string
+			for _, c := range row {
+				cells = append(cells, c.String())
+			}
+			line := strings.Join(cells, "|")
+			found = true
+			if !strings.Contains(line, "|0|1|1.0000 [exact]|") {
+				t.Errorf("answer.correct row %s", line)
+			}
+		}
+	}
+	if !found {
+		t.Fatal("no answer.correct verdict row")
+	}
+}
+
+// TestPeerIR: ranx JSON qrels / run and a BEIR TSV of the same judgments
+// give the same figures. q1: d1 (rel 1) first → RR 1; q2: d4 (unjudged)
+// then d3 (rel 2) → RR 1/2; MRR = 0.75.
+func TestPeerIR(t *testing.T) {
+	for _, q := range []string{"qrels.json", "qrels.tsv"} {
+		rep := scoreJSON(t, peerDir+"ir/"+q, peerDir+"ir/run.json")
+		want := map[string]string{"qrels.json": "ranx.qrels", "qrels.tsv": "beir.qrels"}[q]
+		if rep.Inputs[0].Format != "ranx.qrels" && rep.Inputs[0].Format != "beir.qrels" || string(rep.Inputs[0].Format) != want || rep.Inputs[1].Format != "ranx.run" {
+			t.Fatalf("%s: inputs %+v", q, rep.Inputs)
+		}
+		c, ok := findCell(rep, "mrr", "all", "run")
+		if !ok || !near(*c.Value, 0.75) {
+			t.Errorf("%s: mrr cell %+v", q, c)
+		}
+	}
+}
+
+// TestPeerEvalBadEntries: a .eval whose sample entry is broken JSON, and
+// one whose score value is a dict, are located findings inside the
+// archive; the other samples are still read.
+func TestPeerEvalBadEntries(t *testing.T) {
+	dir := t.TempDir()
+	header, err := os.ReadFile(peerDir + "inspect_eval/header.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s1, _ := os.ReadFile(peerDir + "inspect_eval/samples/1_epoch_1.json")
+	var buf bytes.Buffer
+	zw := zip.NewWriter(&buf)
+	for _, e := range []struct{ name, body string }{
+		{"samples/1_epoch_1.json", string(s1)},
+		{"samples/2_epoch_1.json", "{\n  \"id\": 2,\n  \"epoch\": 1,\n  \"input\": \"x\"\n  \"target\": \"y\"\n}\n"},
+		{"samples/3_epoch_1.json", "{\n  \"id\": 3,\n  \"epoch\": 1,\n  \"input\": \"z\",\n  \"scores\": {\"match\": {\"value\": {\"a\": 1}}}\n}\n"},
+		{"header.json", string(header)},
+	} {
+		w, _ := zw.Create(e.name)
+		w.Write([]byte(e.body))
+	}
+	zw.Close()
+	p := filepath.Join(dir, "bad.eval")
+	os.WriteFile(p, buf.Bytes(), 0o644)
+	out, _, _ := runMain(t, "validate", "--json", p)
+	var doc engine.ValidateOutput
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatal(err)
+	}
+	seen := map[string]bool{}
+	for _, f := range doc.Findings {
+		seen[f.Code+" "+filepath.Base(strings.ReplaceAll(f.Path, "!", "/"))+" "+itoa(f.Line)+" "+f.Pointer] = true
+	}
+	for _, want := range []string{
+		"jsonl.syntax 2_epoch_1.json 5 ",
+		"peer.score-unreadable 3_epoch_1.json 5 /scores/match/value",
+	} {
+		if !seen[want] {
+			t.Errorf("missing finding %q in %v", want, seen)
+		}
+	}
+	// samples 1 and 3 are read (3 without a match value): the reported
+	// accuracy (0.583…, of the full log) no longer follows
+	if !seen["peer.headline-mismatch header.json 49 /results/scores/0/metrics/accuracy/value"] {
+		t.Errorf("no mismatch on the header: %v", seen)
+	}
+}
+
+func itoa(n int) string {
+	b, _ := json.Marshal(n)
+	return string(b)
+}
+
+// TestPeerResultsBundle: the results bundle's manifest records each peer
+// log with its format and the sha256 of its bytes.
+func TestPeerResultsBundle(t *testing.T) {
+	files := []string{inspectEval, lmResults, lmSamples}
+	out := filepath.Join(t.TempDir(), "out.zip")
+	if code, _, errs := runCLI(t, append([]string{"results", "--bootstrap", "100", out}, files...)...); code != ExitOK {
+		t.Fatalf("results: exit %d, stderr %s", code, errs)
+	}
+	zb, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	entries, _ := unzipAll(t, zb)
+	var man struct {
+		Inputs []struct {
+			Path, Format, SHA256 string
+		} `json:"inputs"`
+	}
+	if err := json.Unmarshal(entries["eval752-results/manifest.json"], &man); err != nil {
+		t.Fatal(err)
+	}
+	formats := []string{"inspect.eval", "lmeval.results", "lmeval.samples"}
+	if len(man.Inputs) != 3 {
+		t.Fatalf("inputs %+v", man.Inputs)
+	}
+	for i, f := range files {
+		b, _ := os.ReadFile(f)
+		sum := sha256.Sum256(b)
+		if man.Inputs[i].Format != formats[i] || man.Inputs[i].SHA256 != hex.EncodeToString(sum[:]) {
+			t.Errorf("input %d = %+v, want %s sha256 %x", i, man.Inputs[i], formats[i], sum)
+		}
+	}
+}

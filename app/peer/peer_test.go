@@ -1,0 +1,213 @@
+package peer
+
+import (
+	"encoding/json"
+	"math"
+	"os"
+	"strings"
+	"testing"
+
+	"eval752/app/jsonl"
+	"eval752/app/model"
+)
+
+// TestValue: Inspect's value_to_float — C 1, I 0, P 0.5, N 0; booleans and
+// numbers as they are; a dict is not a value.
+func TestValue(t *testing.T) {
+	for _, c := range []struct {
+		in   any
+		want float64
+		ok   bool
+	}{
+		{"C", 1, true}, {"I", 0, true}, {"P", 0.5, true}, {"N", 0, true}, {"c", 1, true},
+		{true, 1, true}, {false, 0, true}, {json.Number("0.25"), 0.25, true}, {"0.75", 0.75, true},
+		{map[string]any{"a": json.Number("1")}, 0, false}, {"maybe", 0, false}, {nil, 0, false},
+	} {
+		got, ok := Value(c.in)
+		if ok != c.ok || got != c.want {
+			t.Errorf("Value(%v) = %v, %v; want %v, %v", c.in, got, ok, c.want, c.ok)
+		}
+	}
+}
+
+// TestReduce: epochs of one id are reduced per scorer with the log's
+// reducer. Values 1, 0, 0.5 (C, I, P): mean 0.5, max 1, min 0, median 0.5,
+// mode of (1, 0, 0.5, 0) = 0.
+func TestReduce(t *testing.T) {
+	mk := func(vals ...float64) *Run {
+		r := &Run{}
+		for i, v := range vals {
+			r.Samples = append(r.Samples, Sample{ID: "7", Epoch: i + 1, Scores: map[string]float64{"s": v}})
+		}
+		return r
+	}
+	for _, c := range []struct {
+		reducer string
+		vals    []float64
+		want    float64
+	}{
+		{"", []float64{1, 0, 0.5}, 0.5}, {"mean", []float64{1, 0, 0.5}, 0.5}, {"max", []float64{1, 0, 0.5}, 1},
+		{"min", []float64{1, 0, 0.5}, 0}, {"median", []float64{1, 0, 0.5}, 0.5}, {"mode", []float64{1, 0, 0.5, 0}, 0},
+	} {
+		l := &Log{Scorers: []string{"s"}, Reducers: map[string]string{"s": c.reducer}}
+		red := l.Reduce(mk(c.vals...))
+		if len(red) != 1 || red[0].Scores["s"] != c.want || red[0].Epochs != len(c.vals) {
+			t.Errorf("reducer %q on %v: %+v, want %v", c.reducer, c.vals, red, c.want)
+		}
+		if red[0].Passed != (c.want >= 1) {
+			t.Errorf("reducer %q: passed %v", c.reducer, red[0].Passed)
+		}
+	}
+}
+
+// TestStderr: sd(n−1)/√n. For 1, 0, 0: mean 1/3, squared deviations 4/9,
+// 1/9, 1/9 → 6/9 / 2 = 1/3, √(1/3)/√3 = 1/3.
+func TestStderr(t *testing.T) {
+	if got := stderr([]float64{1, 0, 0}); math.Abs(got-1.0/3) > 1e-15 {
+		t.Errorf("stderr = %v, want 1/3", got)
+	}
+	if stderr([]float64{1}) != 0 {
+		t.Error("stderr of one value is 0")
+	}
+}
+
+// TestRecomputeMismatch: a reported accuracy of 0.75 over samples 1, 1, 0
+// (2/3) is one peer.headline-mismatch; an unknown metric is not recomputed.
+func TestRecomputeMismatch(t *testing.T) {
+	l := &Log{Tool: ToolInspect, Scorers: []string{"m"}, Reducers: map[string]string{}, Runs: []*Run{{Name: "r"}}}
+	for i, v := range []float64{1, 1, 0} {
+		l.Runs[0].Samples = append(l.Runs[0].Samples, Sample{ID: string(rune('a' + i)), Scores: map[string]float64{"m": v}})
+	}
+	l.Reported = []Reported{
+		{Loc: Loc{Path: "x.json", Pointer: "/results/scores/0/metrics/accuracy/value"}, Run: "r", Scorer: "m", Metric: "accuracy", Value: 0.75},
+		{Run: "r", Scorer: "m", Metric: "stderr", Value: 1.0 / 3},
+		{Run: "r", Scorer: "m", Metric: "f1", Value: 0.5},
+	}
+	fs := l.Recompute()
+	var codes []string
+	for _, f := range fs {
+		codes = append(codes, f.Code)
+	}
+	if strings.Join(codes, ",") != "peer.headline-mismatch,peer.not-recomputed" {
+		t.Fatalf("findings %v", fs)
+	}
+	if !strings.Contains(fs[0].Message, "0.75") || !strings.Contains(fs[0].Message, "0.6666666666666666") || fs[0].Pointer != "/results/scores/0/metrics/accuracy/value" {
+		t.Errorf("message %q", fs[0].Message)
+	}
+	if l.Reported[1].Mismatch || l.Reported[1].Recomputed == nil {
+		t.Errorf("stderr row %+v", l.Reported[1])
+	}
+}
+
+// TestTolerance: the 17th-digit difference of Inspect's stderr agrees;
+// 1e-6 does not.
+func TestTolerance(t *testing.T) {
+	if !near(0.33333333333333337, 0.3333333333333333) {
+		t.Error("17th-digit difference is a mismatch")
+	}
+	if near(0.333334, 0.333333) {
+		t.Error("1e-6 difference agrees")
+	}
+}
+
+// TestNormalizeDigest: case, width and spacing do not change the digest;
+// words do.
+func TestNormalizeDigest(t *testing.T) {
+	if Digest("What is  the capital\nof France?") != Digest("what is the CAPITAL of France？") {
+		t.Error("same question, different spacing / case / width: different digests")
+	}
+	if Digest("capital of France") == Digest("capital of Spain") {
+		t.Error("different questions share a digest")
+	}
+}
+
+// TestCut: texts are kept to MaxText bytes at a rune boundary.
+func TestCut(t *testing.T) {
+	s := strings.Repeat("é", MaxText) // 2 bytes each
+	c := Cut(s)
+	if len(c) > MaxText+len("…") || !strings.HasSuffix(c, "…") || !strings.HasPrefix(s, strings.TrimSuffix(c, "…")) {
+		t.Errorf("cut to %d bytes", len(c))
+	}
+	if Cut("short") != "short" {
+		t.Error("short text changed")
+	}
+}
+
+func decodeFile(t *testing.T, p string) map[string]any {
+	t.Helper()
+	b, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, probs := jsonl.Decode(b)
+	if len(probs) > 0 {
+		t.Fatal(probs)
+	}
+	return v.(map[string]any)
+}
+
+// TestMatch: within one tool and task, samples match by id (the .json log
+// and the .eval share ids 1–3); across tools by input digest (lm-eval's
+// docs 0–2 ask the same questions; doc 3 is a unit of its own, in the same
+// set, its id taken so suffixed with the tool).
+func TestMatch(t *testing.T) {
+	ev := NewInspect("capitals.eval", model.FormatInspectEval)
+	ev.InspectHeader(decodeFile(t, "testdata/inspect_eval/header.json"), Loc{Path: "capitals.eval!header.json"})
+	for _, n := range []string{"1_epoch_1", "1_epoch_2", "2_epoch_1", "2_epoch_2", "3_epoch_1", "3_epoch_2"} {
+		ev.InspectSample(decodeFile(t, "testdata/inspect_eval/samples/"+n+".json"), Loc{Path: "capitals.eval!samples/" + n + ".json"})
+	}
+	js, fs := InspectLog("wrong.json", decodeFile(t, "testdata/inspect_log/capitals_wrong_headline.json"))
+	if len(fs) != 0 {
+		t.Fatal(fs)
+	}
+	lm := NewLMEvalSamples("samples_capitals_2025-01-01T00-00-00.000001.jsonl")
+	b, _ := os.ReadFile("testdata/lm_eval/samples_capitals_2025-01-01T00-00-00.000001.jsonl")
+	for i, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+		v, _ := jsonl.Decode([]byte(line))
+		lm.LMEvalSample(v.(map[string]any), Loc{Path: "s.jsonl", Line: i + 1})
+	}
+	logs := Link([]*Log{ev, js, lm})
+	units, outs := Match(logs)
+	var ids []string
+	for _, u := range units {
+		ids = append(ids, u.ID+"@"+u.Set)
+	}
+	want := "capitals/1@peer:capitals capitals/2@peer:capitals capitals/3@peer:capitals capitals/3 (lm-eval)@peer:capitals"
+	if strings.Join(ids, " ") != want {
+		t.Errorf("units %v\nwant %s", ids, want)
+	}
+	if len(outs) != 3+3+4 {
+		t.Fatalf("%d outputs", len(outs))
+	}
+	// lm-eval doc 2 (Italy) is on the Inspect unit of id 3; doc 3 on its own
+	for _, o := range outs {
+		if o.Log == lm && o.Red.First.ID == "2" && o.Unit != 2 || o.Log == lm && o.Red.First.ID == "3" && o.Unit != 3 {
+			t.Errorf("lm-eval doc %s on unit %d", o.Red.First.ID, o.Unit)
+		}
+	}
+	if got := units[0].MatchedBy; strings.Join(got, ",") != "id,digest" {
+		t.Errorf("unit 1 matched by %v", got)
+	}
+}
+
+// TestDuplicateSample: a sample repeated with the same id, epoch and scorers
+// is reported once and scored once; another filter of the same doc is not a
+// repeat.
+func TestDuplicateSample(t *testing.T) {
+	l := &Log{Tool: ToolLMEval, Path: "s.jsonl", Scorers: []string{"acc,none"}, Reducers: map[string]string{}, Runs: []*Run{{Name: "r"}}}
+	l.Runs[0].Samples = []Sample{
+		{Loc: Loc{Path: "s.jsonl", Line: 1}, ID: "0", Epoch: 1, Scores: map[string]float64{"acc,none": 1}},
+		{Loc: Loc{Path: "s.jsonl", Line: 2}, ID: "0", Epoch: 1, Scores: map[string]float64{"acc,strict": 0}},
+		{Loc: Loc{Path: "s.jsonl", Line: 3}, ID: "0", Epoch: 1, Scores: map[string]float64{"acc,none": 0}},
+	}
+	fs := l.Finish()
+	if len(fs) != 1 || fs[0].Code != "peer.duplicate-sample" || fs[0].Line != 3 || !strings.Contains(fs[0].Message, "s.jsonl:1") {
+		t.Fatalf("findings %+v", fs)
+	}
+	if len(l.Runs[0].Samples) != 2 {
+		t.Errorf("%d samples kept, want 2", len(l.Runs[0].Samples))
+	}
+	if red := l.Reduce(l.Runs[0]); len(red) != 1 || red[0].Scores["acc,none"] != 1 {
+		t.Errorf("reduced %+v", red)
+	}
+}

@@ -1,0 +1,173 @@
+package peer
+
+import (
+	"encoding/json"
+	"strconv"
+	"strings"
+
+	"eval752/app/model"
+)
+
+// Promptfoo reads a promptfoo output JSON (promptfoo eval -o results.json,
+// results.version 2 or 3): one run per results.prompts[] entry (a prompt ×
+// provider; rows point at it with promptIdx), one sample per row (id =
+// testIdx), and the reported stats and per-prompt metrics.
+func Promptfoo(p string, v map[string]any) *Log {
+	res := obj(v["results"])
+	l := &Log{Path: p, Format: model.FormatPromptfoo, Tool: ToolPromptfoo, Scorers: []string{"score"}, Reducers: map[string]string{}}
+	if d, ok := Str(obj(v["config"])["description"]); ok && d != "" {
+		l.Task = d
+	} else if id, ok := Str(v["evalId"]); ok && id != "" {
+		l.Task = id
+	} else {
+		l.Task = "promptfoo"
+	}
+	if ver, ok := Str(obj(v["metadata"])["promptfooVersion"]); ok {
+		l.Version = ver
+	}
+	prompts := arr(res["prompts"])
+	provider := func(i int) string {
+		pr := obj(prompts[i])
+		if s, ok := Str(pr["provider"]); ok {
+			return s
+		}
+		if s, ok := Str(obj(pr["provider"])["id"]); ok {
+			return s
+		}
+		return "prompt " + strconv.Itoa(i)
+	}
+	count := map[string]int{}
+	for i := range prompts {
+		count[provider(i)]++
+	}
+	for i := range prompts {
+		name := provider(i)
+		if count[name] > 1 {
+			name += " #" + strconv.Itoa(i)
+		}
+		l.Runs = append(l.Runs, &Run{Name: name, Model: provider(i), Idx: i})
+	}
+	rows := arr(res["results"])
+	for j, e := range rows {
+		row := obj(e)
+		if row == nil {
+			continue
+		}
+		pi := iptr(row["promptIdx"])
+		var run *Run
+		for _, r := range l.Runs {
+			if pi != nil && r.Idx == *pi {
+				run = r
+			}
+		}
+		if run == nil {
+			// a row whose prompt is not listed: its own run, by provider
+			name := "provider"
+			if s, ok := Str(obj(row["provider"])["id"]); ok {
+				name = s
+			} else if s, ok := Str(row["provider"]); ok {
+				name = s
+			}
+			for _, r := range l.Runs {
+				if r.Name == name {
+					run = r
+				}
+			}
+			if run == nil {
+				run = &Run{Name: name, Model: name, Idx: -1}
+				l.Runs = append(l.Runs, run)
+			}
+		}
+		run.Samples = append(run.Samples, promptfooRow(p, j, row))
+	}
+	l.Reported = nil
+	st := obj(res["stats"])
+	for _, k := range []string{"successes", "failures", "errors"} {
+		if n, ok := Num(st[k]); ok {
+			l.Reported = append(l.Reported, Reported{Loc: Loc{Path: p, Pointer: ptr("", "results", "stats", k)}, Run: "(all providers)", Scorer: "stats", Metric: k, Value: n, Count: true})
+		}
+	}
+	for i := range prompts {
+		ms := obj(obj(prompts[i])["metrics"])
+		for _, k := range []string{"score", "testPassCount", "testFailCount", "testErrorCount", "assertPassCount", "assertFailCount"} {
+			if n, ok := Num(ms[k]); ok {
+				l.Reported = append(l.Reported, Reported{Loc: Loc{Path: p, Pointer: ptr("", "results", "prompts", i, "metrics", k)}, Run: l.Runs[i].Name, Scorer: "prompt " + strconv.Itoa(i), Metric: k, Value: n, Count: k != "score"})
+			}
+		}
+	}
+	return l
+}
+
+// promptfooRow reads one row of results.results.
+func promptfooRow(p string, j int, row map[string]any) Sample {
+	s := Sample{Loc: Loc{Path: p, Pointer: ptr("", "results", "results", j)}, Epoch: 1, Scores: map[string]float64{}}
+	if n := iptr(row["testIdx"]); n != nil {
+		s.ID = strconv.Itoa(*n)
+	} else {
+		s.ID = strconv.Itoa(j)
+	}
+	tc := obj(row["testCase"])
+	vars := row["vars"]
+	if vars == nil {
+		vars = tc["vars"]
+	}
+	vb, _ := json.Marshal(vars) // map keys sorted: a canonical text of the test's variables
+	in := string(vb)
+	s.Digest = Digest(in)
+	if d, ok := Str(tc["description"]); ok && d != "" {
+		in = d + "\n" + in
+	}
+	s.Input = Cut(in)
+	var asserts []string
+	for _, a := range arr(tc["assert"]) {
+		am := obj(a)
+		t, _ := Str(am["type"])
+		if val, ok := am["value"]; ok {
+			t += ": " + text(val)
+		} else if th, ok := Num(am["threshold"]); ok {
+			t += " ≤ " + strconv.FormatFloat(th, 'g', -1, 64)
+		}
+		asserts = append(asserts, t)
+	}
+	s.Target = Cut(strings.Join(asserts, "; "))
+	resp := obj(row["response"])
+	s.Output = Cut(text(resp["output"]))
+	if sc, ok := Num(row["score"]); ok {
+		s.Scores["score"] = sc
+	}
+	if b, ok := row["success"].(bool); ok {
+		s.Passed = &b
+	}
+	gr := obj(row["gradingResult"])
+	if r, ok := Str(gr["reason"]); ok {
+		s.Explanation = Cut(r)
+	}
+	for _, c := range arr(gr["componentResults"]) {
+		if pass, _ := obj(c)["pass"].(bool); pass {
+			s.AssertPass++
+		} else {
+			s.AssertFail++
+		}
+	}
+	errText, _ := Str(row["error"])
+	fr := iptr(row["failureReason"])
+	switch {
+	case fr != nil && *fr == 2:
+		s.Error = errText
+		if s.Error == "" {
+			s.Error = "error"
+		}
+	case fr == nil && gr == nil && errText != "":
+		// older files have no failureReason: an error row has no grading
+		s.Error = errText
+	}
+	if s.Error != "" {
+		s.Error = Cut(s.Error)
+	}
+	s.LatencyMS = fptr(row["latencyMs"])
+	s.CostUSD = fptr(row["cost"])
+	if tu := obj(resp["tokenUsage"]); tu != nil {
+		s.InTok, s.OutTok = iptr(tu["prompt"]), iptr(tu["completion"])
+	}
+	return s
+}
