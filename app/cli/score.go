@@ -53,6 +53,8 @@ type scoreFlags struct {
 	seed          int64
 	bootstrap     int
 	runs          multiFlag
+	split         string
+	failOnTarget  bool
 	limitFlags
 }
 
@@ -66,7 +68,9 @@ func (f *scoreFlags) register(fs *flag.FlagSet, csv, runs bool) {
 	fs.IntVar(&f.bootstrap, "bootstrap", score.DefaultOptions().Bootstrap, "number of bootstrap resamples over items")
 	if runs {
 		fs.Var(&f.runs, "run", "score only this run (repeatable; default: every run)")
+		fs.BoolVar(&f.failOnTarget, "fail-on-target", false, "exit 1 when a headline figure fails its seed target (the summary's headline tables; each failure is named on stderr)")
 	}
+	fs.StringVar(&f.split, "split", "", "score only the units of this split (the items' split field: dev, test, …)")
 	f.limitFlags.register(fs)
 }
 
@@ -273,12 +277,12 @@ func runScore(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	var f scoreFlags
 	f.register(fs, true, true)
 	fs.Usage = func() {
-		fmt.Fprintf(stderr, "usage: eval752 score [--json|--md|--csv] [--seed N] [--bootstrap N] [--run NAME]... PATH...\n\n"+
+		fmt.Fprintf(stderr, "usage: eval752 score [--json|--md|--csv] [--seed N] [--bootstrap N] [--run NAME]... [--split NAME] [--fail-on-target] PATH...\n\n"+
 			"Scores every run in the inputs (bundles, sets, results, predictions) and prints, per run and\n"+
 			"stratum (split, modality, type, difficulty, source), each metric with n/denominator, a 95%%\n"+
 			"percentile bootstrap CI and the seeds' pass/fail thresholds, plus missing items, the gold\n"+
 			"resolution table and the input sha256s.\n"+
-			"Exit status: 0 report printed, 2 cannot run.\n\n")
+			"Exit status: 0 report printed, 1 a headline target failed (--fail-on-target), 2 cannot run.\n\n")
 		fs.PrintDefaults()
 	}
 	paths, err := parseScoreArgs(fs, args)
@@ -308,12 +312,58 @@ func runScore(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	if len(set.Runs) == 0 {
 		fmt.Fprintf(stderr, "eval752 score: warning: no run results found in the inputs (results.jsonl, predictions.jsonl); every unit is reported without figures\n")
 	}
+	if set, err = f.onlySplit(set); err != nil {
+		return cantRun(stderr, "score", err)
+	}
 	rep := score.Score(set, f.options())
 	rep.Inputs = inputs
 	if err := f.write(stdout, rep); err != nil {
 		return cantRun(stderr, "score", err)
 	}
+	if f.failOnTarget {
+		failed := failedTargets(rep)
+		for _, m := range failed {
+			fmt.Fprintf(stderr, "eval752 score: target failed: %s\n", m)
+		}
+		if len(failed) > 0 {
+			fmt.Fprintf(stderr, "eval752 score: %d headline target(s) failed (--fail-on-target)\n", len(failed))
+			return ExitErrors
+		}
+	}
 	return ExitOK
+}
+
+// onlySplit narrows set to --split's units (set itself without the flag).
+func (f *scoreFlags) onlySplit(set *itemscore.Set) (*itemscore.Set, error) {
+	if f.split == "" {
+		return set, nil
+	}
+	return set.OnlySplit(f.split)
+}
+
+// failedTargets names every figure of the summary's headline tables whose
+// target fails ("run dense: ndcg@10 (all units) = 0.6124, target ≥ 0.65").
+// Those are the figures over all units (per set when the inputs mix sets)
+// with the target of the unit's seed that applies to the run (a rerank
+// target for a reranking run); per-stratum breakdowns are not gates — a
+// stratum of a few units fails by chance.
+func failedTargets(rep *report.Report) []string {
+	var out []string
+	for _, sec := range rep.Sections {
+		for _, t := range sec.Tables {
+			if !strings.HasPrefix(t.ID, "summary.headline") {
+				continue
+			}
+			for _, row := range t.Rows {
+				for _, c := range row {
+					if c.Pass != nil && !*c.Pass {
+						out = append(out, fmt.Sprintf("run %s: %s (%s) = %s, target %s", c.Run, c.Metric, c.Stratum, c.FormatValue(), c.Threshold))
+					}
+				}
+			}
+		}
+	}
+	return out
 }
 
 func runCompare(ctx context.Context, args []string, stdout, stderr io.Writer) int {
@@ -322,7 +372,7 @@ func runCompare(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	var f scoreFlags
 	f.register(fs, false, false)
 	fs.Usage = func() {
-		fmt.Fprintf(stderr, "usage: eval752 compare [--json|--md] [--seed N] [--bootstrap N] RUN_A RUN_B PATH...\n\n"+
+		fmt.Fprintf(stderr, "usage: eval752 compare [--json|--md] [--seed N] [--bootstrap N] [--split NAME] RUN_A RUN_B PATH...\n\n"+
 			"Paired comparison of two runs on the same items: each metric's difference B − A with its\n"+
 			"paired bootstrap CI, win/tie/loss, McNemar's test for binary metrics (exact when b + c < 25),\n"+
 			"and the items where the runs disagree. \"~\" marks a difference that is not significant.\n"+
@@ -349,6 +399,9 @@ func runCompare(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		return cantRun(stderr, "compare", err)
 	}
 	defer restore()
+	if set, err = f.onlySplit(set); err != nil {
+		return cantRun(stderr, "compare", err)
+	}
 	rep, err := score.Compare(set, runA, runB, f.options())
 	if err != nil {
 		// set holds only the two requested runs; name every run the inputs have.
