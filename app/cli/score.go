@@ -19,6 +19,7 @@ import (
 	"eval752/app/model"
 	"eval752/app/report"
 	"eval752/app/score"
+	"eval752/app/stats"
 )
 
 func init() {
@@ -333,6 +334,52 @@ func runScore(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	return ExitOK
 }
 
+// runCompareMany is `compare --baseline A [--run B]... PATH...`.
+func runCompareMany(ctx context.Context, f *scoreFlags, baseline string, runs []string, mo score.ManyOptions, latex bool, perms int, paths []string, stdout, stderr io.Writer) int {
+	if len(paths) == 0 {
+		return cantRun(stderr, "compare", errors.New("--baseline: give the input PATHs"))
+	}
+	if f.csv || (latex && (f.json || f.md)) {
+		return cantRun(stderr, "compare", errors.New("choose one of --json, --md, --latex"))
+	}
+	if perms < 100 {
+		return cantRun(stderr, "compare", fmt.Errorf("--permutations must be at least 100 (got %d)", perms))
+	}
+	var want []string
+	if len(runs) > 0 {
+		want = append([]string{baseline}, runs...)
+	}
+	set, inputs, restore, err := loadSet(ctx, "compare", paths, want, f.mustLimits(), stderr)
+	if err != nil {
+		return cantRun(stderr, "compare", err)
+	}
+	defer restore()
+	if set, err = f.onlySplit(set); err != nil {
+		return cantRun(stderr, "compare", err)
+	}
+	var rs []string
+	if len(runs) > 0 {
+		rs = slices.Clone(runs)
+	}
+	rep, res, err := score.CompareMany(set, baseline, rs, f.options(), mo)
+	if err != nil {
+		return cantRun(stderr, "compare", fmt.Errorf("%v%s", err, listRuns(set)))
+	}
+	rep.Inputs = inputs
+	if res.OverBudget {
+		fmt.Fprintf(stderr, "eval752 compare: warning: %d comparisons with the baseline on the test split exceed the budget of %d (seed 002)\n", res.TestComparisons, mo.TestBudget)
+	}
+	if latex {
+		err = rep.WriteLaTeX(stdout, "many.table")
+	} else {
+		err = f.write(stdout, rep)
+	}
+	if err != nil {
+		return cantRun(stderr, "compare", err)
+	}
+	return ExitOK
+}
+
 // onlySplit narrows set to --split's units (set itself without the flag).
 func (f *scoreFlags) onlySplit(set *itemscore.Set) (*itemscore.Set, error) {
 	if f.split == "" {
@@ -371,11 +418,22 @@ func runCompare(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	fs.SetOutput(stderr)
 	var f scoreFlags
 	f.register(fs, false, false)
+	baseline := fs.String("baseline", "", "compare every --run (default: every other run) with this run: paired tests, Holm–Bonferroni adjusted p-values, one comparison table")
+	var manyRuns, manyMetrics multiFlag
+	fs.Var(&manyRuns, "run", "with --baseline: a run to compare with the baseline (repeatable; default every other run)")
+	fs.Var(&manyMetrics, "metric", "with --baseline: a figure of the comparison table, e.g. ndcg@10 (repeatable; default the headline metrics)")
+	budget := fs.Int("test-budget", score.DefaultTestBudget, "with --baseline: comparisons on the test split past which the report warns (seed 002: 5); -1 never warns")
+	perms := fs.Int("permutations", stats.DefaultPermutations, "with --baseline: random sign assignments of the randomization test when it is not exact")
+	latex := fs.Bool("latex", false, "with --baseline: print the comparison table(s) as LaTeX (booktabs) instead of the report")
 	fs.Usage = func() {
-		fmt.Fprintf(stderr, "usage: eval752 compare [--json|--md] [--seed N] [--bootstrap N] [--split NAME] RUN_A RUN_B PATH...\n\n"+
+		fmt.Fprintf(stderr, "usage: eval752 compare [--json|--md] [--seed N] [--bootstrap N] [--split NAME] RUN_A RUN_B PATH...\n"+
+			"       eval752 compare --baseline A [--run B]... [--metric M]... [--test-budget N] [--json|--md|--latex] PATH...\n\n"+
 			"Paired comparison of two runs on the same items: each metric's difference B − A with its\n"+
 			"paired bootstrap CI, win/tie/loss, McNemar's test for binary metrics (exact when b + c < 25),\n"+
 			"and the items where the runs disagree. \"~\" marks a difference that is not significant.\n"+
+			"With --baseline: every run against the baseline in one table (▲/▼ significant after\n"+
+			"Holm–Bonferroni), raw and adjusted p-values, and the comparisons made on the test split\n"+
+			"counted against a budget (a warning on stderr past it).\n"+
 			"Exit status: 0 report printed, 2 cannot run.\n\n")
 		fs.PrintDefaults()
 	}
@@ -388,6 +446,16 @@ func runCompare(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	}
 	if err := f.check(); err != nil {
 		return cantRun(stderr, "compare", err)
+	}
+	if *baseline != "" {
+		mo := score.ManyOptions{TestBudget: *budget, Permutations: *perms}
+		if len(manyMetrics) > 0 {
+			mo.Metrics = slices.Clone(manyMetrics)
+		}
+		return runCompareMany(ctx, &f, *baseline, manyRuns, mo, *latex, *perms, pos, stdout, stderr)
+	}
+	if len(manyRuns) > 0 || len(manyMetrics) > 0 || *latex {
+		return cantRun(stderr, "compare", errors.New("--run, --metric and --latex go with --baseline"))
 	}
 	if len(pos) < 3 {
 		fs.Usage()

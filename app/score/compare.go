@@ -77,13 +77,7 @@ func Compare(set *itemscore.Set, runA, runB string, opt Options) (*report.Report
 		return nil, fmt.Errorf("run %q compared with itself", runA)
 	}
 	opt.Runs = []string{runA, runB}
-	v := newView(set, opt)
-	if v.runs[0].Run != runA { // newView keeps Set order; put A first
-		v.runs[0], v.runs[1] = v.runs[1], v.runs[0]
-		v.cols[0], v.cols[1] = v.cols[1], v.cols[0]
-		v.flag[0], v.flag[1] = v.flag[1], v.flag[0]
-		v.ambiguous[0], v.ambiguous[1] = v.ambiguous[1], v.ambiguous[0]
-	}
+	v := pairView(set, runA, runB, opt)
 
 	rep := &report.Report{
 		Kind:   "compare",
@@ -168,6 +162,19 @@ func Compare(set *itemscore.Set, runA, runB string, opt Options) (*report.Report
 	rep.Sections = append(rep.Sections, v.disagreementSection(runA, runB))
 	rep.Items = v.itemDetails()
 	return rep, nil
+}
+
+// pairView is the view of runs a (first) and b (second) of set.
+func pairView(set *itemscore.Set, a, b string, opt Options) *view {
+	opt.Runs = []string{a, b}
+	v := newView(set, opt)
+	if v.runs[0].Run != a { // newView keeps Set order; put A first
+		v.runs[0], v.runs[1] = v.runs[1], v.runs[0]
+		v.cols[0], v.cols[1] = v.cols[1], v.cols[0]
+		v.flag[0], v.flag[1] = v.flag[1], v.flag[0]
+		v.ambiguous[0], v.ambiguous[1] = v.ambiguous[1], v.ambiguous[0]
+	}
+	return v
 }
 
 // truthNote says when two runs' seed-003 units were judged by different
