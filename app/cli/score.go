@@ -361,14 +361,12 @@ func runCompareMany(ctx context.Context, f *scoreFlags, baseline string, runs []
 	if len(runs) > 0 {
 		rs = slices.Clone(runs)
 	}
-	rep, res, err := score.CompareMany(set, baseline, rs, f.options(), mo)
+	rep, _, err := score.CompareMany(set, baseline, rs, f.options(), mo)
 	if err != nil {
 		return cantRun(stderr, "compare", fmt.Errorf("%v%s", err, listRuns(set)))
 	}
 	rep.Inputs = inputs
-	if res.OverBudget {
-		fmt.Fprintf(stderr, "eval752 compare: warning: %d comparisons with the baseline on the test split exceed the budget of %d (seed 002)\n", res.TestComparisons, mo.TestBudget)
-	}
+	warnNotes(stderr, "compare", rep)
 	if latex {
 		err = rep.WriteLaTeX(stdout, "many.table")
 	} else {
@@ -480,8 +478,22 @@ func runCompare(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		return cantRun(stderr, "compare", fmt.Errorf("%v%s", err, listRuns(set)))
 	}
 	rep.Inputs = inputs
+	warnNotes(stderr, "compare", rep)
 	if err := f.write(stdout, rep); err != nil {
 		return cantRun(stderr, "compare", err)
 	}
 	return ExitOK
+}
+
+// warnNotes repeats on stderr the report's notes that are warnings
+// ("WARNING: …"): runs judged by different truth sets, a test budget
+// exceeded.
+func warnNotes(stderr io.Writer, cmd string, rep *report.Report) {
+	for _, s := range rep.Sections {
+		for _, n := range s.Notes {
+			if m, ok := strings.CutPrefix(n, "WARNING: "); ok {
+				fmt.Fprintf(stderr, "eval752 %s: warning: %s\n", cmd, m)
+			}
+		}
+	}
 }

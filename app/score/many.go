@@ -246,6 +246,7 @@ func CompareMany(set *itemscore.Set, baseline string, runs []string, opt Options
 		if note := truthNote(*views[k].runs[0], *views[k].runs[1]); note != "" {
 			sum.Notes = append(sum.Notes, r+" vs "+baseline+": "+note)
 		}
+		sum.Notes = append(sum.Notes, configNotes(*views[k].runs[0], *views[k].runs[1])...)
 	}
 	rep.Sections = append(rep.Sections, sum)
 
