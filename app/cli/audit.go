@@ -6,9 +6,11 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"eval752/app/audit"
+	"eval752/app/dataset"
 	"eval752/app/engine"
 	"eval752/app/finding"
 	"eval752/app/report"
@@ -30,14 +32,19 @@ func runAudit(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	def := audit.DefaultOptions()
 	threshold := fs.Float64("refusal-threshold", def.RefusalThreshold, "similarity (idf²-weighted n-gram coverage, 0–1) at or above which a refuse question is flagged")
 	bound := fs.Float64("concentration", def.ConcentrationBound, "largest share of citations one document may supply (0–1)")
+	split := fs.String("split", "", "keep only the findings located on a record of this split (questions, documents), and those located on no split-bearing record; the tables still cover every split")
 	var lim limitFlags
 	lim.register(fs)
+	var gate gateFlags
+	gate.register(fs)
 	fs.Usage = func() {
-		fmt.Fprintf(stderr, "usage: eval752 audit [--json|--md|--csv] [--draft] [--category C] PATH...\n\n"+
+		fmt.Fprintf(stderr, "usage: eval752 audit [--json|--md|--csv] [--draft] [--category C] [--split NAME] [--strict] [--select RULE]... [--ignore RULE]... PATH...\n\n"+
 			"Audits a test set's design: seed 002's gates (quotas, provenance, verbatim answers, clause reuse,\n"+
 			"splits, coverage, concentration), the refusal audit (closest corpus passage of every refuse question),\n"+
 			"leakage across splits and coverage tables. Findings print as  path:line: severity code: message.\n"+
-			"Exit status: 0 no errors, 1 errors found, 2 cannot run.\n\n")
+			"--select / --ignore keep or drop findings by rule code (a code, or a prefix ending in \"*\":\n"+
+			"audit.leak-*); --strict counts warnings as errors.\n"+
+			"Exit status: 0 no errors, 1 errors found (or warnings with --strict), 2 cannot run.\n\n")
 		fs.PrintDefaults()
 	}
 	paths, err := parseInterleaved(fs, args)
@@ -74,6 +81,10 @@ func runAudit(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		return cantRun(stderr, "audit", fmt.Errorf("--refusal-threshold must be between 0 and 1, got %v", *threshold))
 	case !(*bound > 0 && *bound <= 1):
 		return cantRun(stderr, "audit", fmt.Errorf("--concentration must be in (0, 1], got %v", *bound))
+	}
+	sel, err := gate.selector()
+	if err != nil {
+		return cantRun(stderr, "audit", err)
 	}
 	opt := def
 	opt.DraftTarget = *draftTarget
@@ -114,6 +125,21 @@ func runAudit(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	if findings == nil {
 		findings = finding.List{}
 	}
+	outside := 0
+	if *split != "" {
+		if findings, outside, err = onlySplitFindings(ds, findings, *split); err != nil {
+			return cantRun(stderr, "audit", err)
+		}
+	}
+	findings, dropped := sel.Apply(findings)
+	if rep != nil {
+		if *split != "" {
+			rep.Config = append(rep.Config, report.KV{Key: "split", Value: fmt.Sprintf("%s (findings on records of other splits left out: %d; tables cover every split)", *split, outside)})
+		}
+		if sel.Active() {
+			rep.Config = append(rep.Config, report.KV{Key: "rules", Value: fmt.Sprintf("%s (%d finding(s) left out)", sel.Describe(), dropped)})
+		}
+	}
 	counts := findings.Counts()
 
 	switch {
@@ -126,13 +152,13 @@ func runAudit(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 			return cantRun(stderr, "audit", err)
 		}
 		writeFindings(stderr, findings)
-		summary(stderr, counts)
+		summary(stderr, counts, gate.note(sel, dropped))
 	case *asCSV:
 		// a draft has no report: its findings are the CSV
 		if err := engine.WriteFindingsCSV(stdout, findings); err != nil {
 			return cantRun(stderr, "audit", err)
 		}
-		summary(stderr, counts)
+		summary(stderr, counts, gate.note(sel, dropped))
 	case *asMD:
 		if err := audit.WriteMarkdown(stdout, rep, findings); err != nil {
 			return cantRun(stderr, "audit", err)
@@ -145,16 +171,67 @@ func runAudit(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 			fmt.Fprintln(stdout)
 		}
 		writeFindings(stdout, findings)
-		summary(stdout, counts)
+		summary(stdout, counts, gate.note(sel, dropped))
 	}
-	if counts.Error > 0 {
+	if counts.Failed(gate.strict) {
 		return ExitErrors
 	}
 	return ExitOK
 }
 
-func summary(w io.Writer, c finding.Counts) {
-	fmt.Fprintf(w, "%d error(s), %d warning(s), %d info\n", c.Error, c.Warning, c.Info)
+func summary(w io.Writer, c finding.Counts, tail string) {
+	fmt.Fprintf(w, "%d error(s), %d warning(s), %d info%s\n", c.Error, c.Warning, c.Info, tail)
+}
+
+// onlySplitFindings keeps the findings of `audit --split NAME`: those
+// located on a record that carries a split (eval752 item meta.split, b-2
+// annotation, v2 / seed-003 question, seed-003 document) only when that
+// split is NAME, and every finding located elsewhere (a file, the corpus, a
+// chunk). A cross-split leak is reported on both records' lines, so a leak
+// touching NAME stays. It is an error when no record has the split.
+func onlySplitFindings(ds *dataset.Dataset, fs finding.List, name string) (finding.List, int, error) {
+	at := map[dataset.Loc]string{}
+	var splits []string
+	add := func(l dataset.Loc, split string) {
+		if split == "" {
+			return
+		}
+		at[l] = split
+		if !slices.Contains(splits, split) {
+			splits = append(splits, split)
+		}
+	}
+	for _, r := range ds.Items {
+		if s, ok := r.V.Meta["split"].(string); ok {
+			add(r.Loc, s)
+		}
+	}
+	for _, r := range ds.B2 {
+		add(r.Loc, r.V.Split)
+	}
+	for _, r := range ds.V2 {
+		add(r.Loc, r.V.Split)
+	}
+	for _, r := range ds.RAG {
+		add(r.Loc, r.V.Split)
+	}
+	for _, r := range ds.Documents {
+		add(r.Loc, r.V.Split)
+	}
+	if !slices.Contains(splits, name) {
+		if len(splits) == 0 {
+			return nil, 0, fmt.Errorf("--split %s: no record of the inputs carries a split", name)
+		}
+		return nil, 0, fmt.Errorf("--split %s: no record of that split (splits: %s)", name, strings.Join(splits, ", "))
+	}
+	out := finding.List{}
+	for _, f := range fs {
+		if s, ok := at[dataset.Loc{Path: f.Path, Line: f.Line}]; ok && s != name {
+			continue
+		}
+		out = append(out, f)
+	}
+	return out, len(fs) - len(out), nil
 }
 
 func knownAuditCategory(c string) bool {

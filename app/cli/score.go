@@ -19,6 +19,7 @@ import (
 	"eval752/app/model"
 	"eval752/app/report"
 	"eval752/app/score"
+	"eval752/app/stats"
 )
 
 func init() {
@@ -53,6 +54,8 @@ type scoreFlags struct {
 	seed          int64
 	bootstrap     int
 	runs          multiFlag
+	split         string
+	failOnTarget  bool
 	limitFlags
 }
 
@@ -66,7 +69,9 @@ func (f *scoreFlags) register(fs *flag.FlagSet, csv, runs bool) {
 	fs.IntVar(&f.bootstrap, "bootstrap", score.DefaultOptions().Bootstrap, "number of bootstrap resamples over items")
 	if runs {
 		fs.Var(&f.runs, "run", "score only this run (repeatable; default: every run)")
+		fs.BoolVar(&f.failOnTarget, "fail-on-target", false, "exit 1 when a headline figure fails its seed target (the summary's headline tables; each failure is named on stderr)")
 	}
+	fs.StringVar(&f.split, "split", "", "score only the units of this split (the items' split field: dev, test, …)")
 	f.limitFlags.register(fs)
 }
 
@@ -293,12 +298,12 @@ func runScore(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	var f scoreFlags
 	f.register(fs, true, true)
 	fs.Usage = func() {
-		fmt.Fprintf(stderr, "usage: eval752 score [--json|--md|--csv] [--seed N] [--bootstrap N] [--run NAME]... PATH...\n\n"+
+		fmt.Fprintf(stderr, "usage: eval752 score [--json|--md|--csv] [--seed N] [--bootstrap N] [--run NAME]... [--split NAME] [--fail-on-target] PATH...\n\n"+
 			"Scores every run in the inputs (bundles, sets, results, predictions) and prints, per run and\n"+
 			"stratum (split, modality, type, difficulty, source), each metric with n/denominator, a 95%%\n"+
 			"percentile bootstrap CI and the seeds' pass/fail thresholds, plus missing items, the gold\n"+
 			"resolution table and the input sha256s.\n"+
-			"Exit status: 0 report printed, 2 cannot run.\n\n")
+			"Exit status: 0 report printed, 1 a headline target failed (--fail-on-target), 2 cannot run.\n\n")
 		fs.PrintDefaults()
 	}
 	paths, err := parseScoreArgs(fs, args)
@@ -328,12 +333,102 @@ func runScore(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	if len(set.Runs) == 0 {
 		fmt.Fprintf(stderr, "eval752 score: warning: no run results found in the inputs (results.jsonl, predictions.jsonl); every unit is reported without figures\n")
 	}
+	if set, err = f.onlySplit(set); err != nil {
+		return cantRun(stderr, "score", err)
+	}
 	rep := score.Score(set, f.options())
 	rep.Inputs = inputs
 	if err := f.write(stdout, rep); err != nil {
 		return cantRun(stderr, "score", err)
 	}
+	if f.failOnTarget {
+		failed := failedTargets(rep)
+		for _, m := range failed {
+			fmt.Fprintf(stderr, "eval752 score: target failed: %s\n", m)
+		}
+		if len(failed) > 0 {
+			fmt.Fprintf(stderr, "eval752 score: %d headline target(s) failed (--fail-on-target)\n", len(failed))
+			return ExitErrors
+		}
+	}
 	return ExitOK
+}
+
+// runCompareMany is `compare --baseline A [--run B]... PATH...`.
+func runCompareMany(ctx context.Context, f *scoreFlags, baseline string, runs []string, mo score.ManyOptions, latex bool, perms int, paths []string, stdout, stderr io.Writer) int {
+	if len(paths) == 0 {
+		return cantRun(stderr, "compare", errors.New("--baseline: give the input PATHs"))
+	}
+	if f.csv || (latex && (f.json || f.md)) {
+		return cantRun(stderr, "compare", errors.New("choose one of --json, --md, --latex"))
+	}
+	if perms < 100 {
+		return cantRun(stderr, "compare", fmt.Errorf("--permutations must be at least 100 (got %d)", perms))
+	}
+	var want []string
+	if len(runs) > 0 {
+		want = append([]string{baseline}, runs...)
+	}
+	set, inputs, restore, err := loadSet(ctx, "compare", paths, want, f.mustLimits(), stderr)
+	if err != nil {
+		return cantRun(stderr, "compare", err)
+	}
+	defer restore()
+	if set, err = f.onlySplit(set); err != nil {
+		return cantRun(stderr, "compare", err)
+	}
+	var rs []string
+	if len(runs) > 0 {
+		rs = slices.Clone(runs)
+	}
+	rep, _, err := score.CompareMany(set, baseline, rs, f.options(), mo)
+	if err != nil {
+		return cantRun(stderr, "compare", fmt.Errorf("%v%s", err, listRuns(set)))
+	}
+	rep.Inputs = inputs
+	warnNotes(stderr, "compare", rep)
+	if latex {
+		err = rep.WriteLaTeX(stdout, "many.table")
+	} else {
+		err = f.write(stdout, rep)
+	}
+	if err != nil {
+		return cantRun(stderr, "compare", err)
+	}
+	return ExitOK
+}
+
+// onlySplit narrows set to --split's units (set itself without the flag).
+func (f *scoreFlags) onlySplit(set *itemscore.Set) (*itemscore.Set, error) {
+	if f.split == "" {
+		return set, nil
+	}
+	return set.OnlySplit(f.split)
+}
+
+// failedTargets names every figure of the summary's headline tables whose
+// target fails ("run dense: ndcg@10 (all units) = 0.6124, target ≥ 0.65").
+// Those are the figures over all units (per set when the inputs mix sets)
+// with the target of the unit's seed that applies to the run (a rerank
+// target for a reranking run); per-stratum breakdowns are not gates — a
+// stratum of a few units fails by chance.
+func failedTargets(rep *report.Report) []string {
+	var out []string
+	for _, sec := range rep.Sections {
+		for _, t := range sec.Tables {
+			if !strings.HasPrefix(t.ID, "summary.headline") {
+				continue
+			}
+			for _, row := range t.Rows {
+				for _, c := range row {
+					if c.Pass != nil && !*c.Pass {
+						out = append(out, fmt.Sprintf("run %s: %s (%s) = %s, target %s", c.Run, c.Metric, c.Stratum, c.FormatValue(), c.Threshold))
+					}
+				}
+			}
+		}
+	}
+	return out
 }
 
 func runCompare(ctx context.Context, args []string, stdout, stderr io.Writer) int {
@@ -341,11 +436,22 @@ func runCompare(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	fs.SetOutput(stderr)
 	var f scoreFlags
 	f.register(fs, false, false)
+	baseline := fs.String("baseline", "", "compare every --run (default: every other run) with this run: paired tests, Holm–Bonferroni adjusted p-values, one comparison table")
+	var manyRuns, manyMetrics multiFlag
+	fs.Var(&manyRuns, "run", "with --baseline: a run to compare with the baseline (repeatable; default every other run)")
+	fs.Var(&manyMetrics, "metric", "with --baseline: a figure of the comparison table, e.g. ndcg@10 (repeatable; default the headline metrics)")
+	budget := fs.Int("test-budget", score.DefaultTestBudget, "with --baseline: comparisons on the test split past which the report warns (seed 002: 5); -1 never warns")
+	perms := fs.Int("permutations", stats.DefaultPermutations, "with --baseline: random sign assignments of the randomization test when it is not exact")
+	latex := fs.Bool("latex", false, "with --baseline: print the comparison table(s) as LaTeX (booktabs) instead of the report")
 	fs.Usage = func() {
-		fmt.Fprintf(stderr, "usage: eval752 compare [--json|--md] [--seed N] [--bootstrap N] RUN_A RUN_B PATH...\n\n"+
+		fmt.Fprintf(stderr, "usage: eval752 compare [--json|--md] [--seed N] [--bootstrap N] [--split NAME] RUN_A RUN_B PATH...\n"+
+			"       eval752 compare --baseline A [--run B]... [--metric M]... [--test-budget N] [--json|--md|--latex] PATH...\n\n"+
 			"Paired comparison of two runs on the same items: each metric's difference B − A with its\n"+
 			"paired bootstrap CI, win/tie/loss, McNemar's test for binary metrics (exact when b + c < 25),\n"+
 			"and the items where the runs disagree. \"~\" marks a difference that is not significant.\n"+
+			"With --baseline: every run against the baseline in one table (▲/▼ significant after\n"+
+			"Holm–Bonferroni), raw and adjusted p-values, and the comparisons made on the test split\n"+
+			"counted against a budget (a warning on stderr past it).\n"+
 			"Exit status: 0 report printed, 2 cannot run.\n\n")
 		fs.PrintDefaults()
 	}
@@ -359,6 +465,16 @@ func runCompare(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	if err := f.check(); err != nil {
 		return cantRun(stderr, "compare", err)
 	}
+	if *baseline != "" {
+		mo := score.ManyOptions{TestBudget: *budget, Permutations: *perms}
+		if len(manyMetrics) > 0 {
+			mo.Metrics = slices.Clone(manyMetrics)
+		}
+		return runCompareMany(ctx, &f, *baseline, manyRuns, mo, *latex, *perms, pos, stdout, stderr)
+	}
+	if len(manyRuns) > 0 || len(manyMetrics) > 0 || *latex {
+		return cantRun(stderr, "compare", errors.New("--run, --metric and --latex go with --baseline"))
+	}
 	if len(pos) < 3 {
 		fs.Usage()
 		return ExitCantRun
@@ -369,6 +485,9 @@ func runCompare(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		return cantRun(stderr, "compare", err)
 	}
 	defer restore()
+	if set, err = f.onlySplit(set); err != nil {
+		return cantRun(stderr, "compare", err)
+	}
 	rep, err := score.Compare(set, runA, runB, f.options())
 	if err != nil {
 		// set holds only the two requested runs; name every run the inputs have.
@@ -379,8 +498,22 @@ func runCompare(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		return cantRun(stderr, "compare", fmt.Errorf("%v%s", err, listRuns(set)))
 	}
 	rep.Inputs = inputs
+	warnNotes(stderr, "compare", rep)
 	if err := f.write(stdout, rep); err != nil {
 		return cantRun(stderr, "compare", err)
 	}
 	return ExitOK
+}
+
+// warnNotes repeats on stderr the report's notes that are warnings
+// ("WARNING: …"): runs judged by different truth sets, a test budget
+// exceeded.
+func warnNotes(stderr io.Writer, cmd string, rep *report.Report) {
+	for _, s := range rep.Sections {
+		for _, n := range s.Notes {
+			if m, ok := strings.CutPrefix(n, "WARNING: "); ok {
+				fmt.Fprintf(stderr, "eval752 %s: warning: %s\n", cmd, m)
+			}
+		}
+	}
 }

@@ -153,5 +153,13 @@ func scoreInto(res *Result, ds *dataset.Dataset, opt Options) error {
 		cmp.Inputs = ds.Inputs
 		res.Compare, res.compared = cmp, [2]string{a, b}
 	}
+	if len(set.Runs) >= 3 {
+		many, _, err := score.CompareMany(set, set.Runs[0].Run, nil, opt.Score, score.ManyOptions{TestBudget: score.DefaultTestBudget})
+		if err != nil {
+			return fmt.Errorf("comparing with %s: %w", set.Runs[0].Run, err)
+		}
+		many.Inputs = ds.Inputs
+		res.Many = many
+	}
 	return nil
 }

@@ -28,6 +28,10 @@ type Result struct {
 	// Compare is the paired comparison of the first two runs (or the two
 	// named in Options), nil with fewer than two runs.
 	Compare *report.Report `json:"compare,omitempty"`
+	// Many compares every other run with the first (the baseline), paired,
+	// with Holm–Bonferroni adjusted p-values — `eval752 compare --baseline
+	// FIRST PATH...` — nil with fewer than three runs (two are Compare).
+	Many *report.Report `json:"many,omitempty"`
 	// Audit is the set-design audit (seed 002), nil when there is nothing to audit.
 	Audit *report.Report `json:"audit,omitempty"`
 	// AuditFindings are what `eval752 audit` lists: Findings plus the

@@ -88,6 +88,12 @@ func ResultsFiles(r *Result) ([]ResultsFile, error) {
 			part{"compare.md", "the compare report (= eval752 compare A B --md)", r.Compare.WriteMarkdown},
 			part{"compare.csv", "every comparison table, long format (the page's Comparison CSV)", r.Compare.WriteCSV})
 	}
+	if r.Many != nil {
+		parts = append(parts,
+			part{"many.json", "every run against the first, Holm-adjusted (= eval752 compare --baseline FIRST --json)", r.Many.WriteJSON},
+			part{"many.md", "every run against the first (= eval752 compare --baseline FIRST --md)", r.Many.WriteMarkdown},
+			part{"many.tex", "the comparison table(s) as LaTeX (= eval752 compare --baseline FIRST --latex)", func(w io.Writer) error { return r.Many.WriteLaTeX(w, "many.table") }})
+	}
 	if r.Audit != nil {
 		parts = append(parts,
 			part{"audit.json", "the set-design audit and its findings (= eval752 audit --json)", func(w io.Writer) error { return audit.WriteJSON(w, r.Audit, r.AuditFindings) }},

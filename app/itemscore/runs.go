@@ -1,6 +1,7 @@
 package itemscore
 
 import (
+	"fmt"
 	"path"
 	"slices"
 	"strings"
@@ -292,6 +293,29 @@ func collectRuns(ds *dataset.Dataset, byID map[string]int) []*runOut {
 		}
 	}
 	return runs
+}
+
+// runConfig returns the config.yaml of run r: the first one (load order)
+// in a folder the run's outputs came from, its values as text.
+func runConfig(ds *dataset.Dataset, r *runOut) (string, map[string]string) {
+	for _, c := range ds.Configs {
+		if !c.Typed || !slices.Contains(r.dirs, dirOf(c.Path)) {
+			continue
+		}
+		m := make(map[string]string, len(c.V))
+		for k, v := range c.V {
+			switch x := v.(type) {
+			case nil:
+				m[k] = "null"
+			case string:
+				m[k] = x
+			default:
+				m[k] = fmt.Sprint(x)
+			}
+		}
+		return c.Path, m
+	}
+	return "", nil
 }
 
 // addDir records the folder d of a file the run's outputs came from.

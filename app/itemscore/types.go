@@ -88,6 +88,11 @@ type RunScores struct {
 	// seed 003 §7's rerank targets apply to it, not the first-stage ones
 	// (its "<run>.retrieve" twin gets those).
 	Reranked bool `json:"reranked,omitempty"`
+	// Config is the run's seed 003 §10 config.yaml (the one in the folder
+	// its predictions came from; a ".retrieve" twin shares it): every key
+	// with its value as text (null → "null"). ConfigPath names the file.
+	Config     map[string]string `json:"config,omitempty"`
+	ConfigPath string            `json:"config_path,omitempty"`
 }
 
 // Resolved is one row of the resolution table: a gold entry (or evidence

@@ -77,13 +77,7 @@ func Compare(set *itemscore.Set, runA, runB string, opt Options) (*report.Report
 		return nil, fmt.Errorf("run %q compared with itself", runA)
 	}
 	opt.Runs = []string{runA, runB}
-	v := newView(set, opt)
-	if v.runs[0].Run != runA { // newView keeps Set order; put A first
-		v.runs[0], v.runs[1] = v.runs[1], v.runs[0]
-		v.cols[0], v.cols[1] = v.cols[1], v.cols[0]
-		v.flag[0], v.flag[1] = v.flag[1], v.flag[0]
-		v.ambiguous[0], v.ambiguous[1] = v.ambiguous[1], v.ambiguous[0]
-	}
+	v := pairView(set, runA, runB, opt)
 
 	rep := &report.Report{
 		Kind:   "compare",
@@ -128,6 +122,7 @@ func Compare(set *itemscore.Set, runA, runB string, opt Options) (*report.Report
 	if note := truthNote(set.Runs[ia], set.Runs[ib]); note != "" {
 		sum.Notes = append(sum.Notes, note)
 	}
+	sum.Notes = append(sum.Notes, configNotes(set.Runs[ia], set.Runs[ib])...)
 	// Verdicts on the headline metrics, per set when there are several.
 	head := []int{0}
 	if len(v.unitSets()) > 1 {
@@ -173,6 +168,19 @@ func Compare(set *itemscore.Set, runA, runB string, opt Options) (*report.Report
 	return rep, nil
 }
 
+// pairView is the view of runs a (first) and b (second) of set.
+func pairView(set *itemscore.Set, a, b string, opt Options) *view {
+	opt.Runs = []string{a, b}
+	v := newView(set, opt)
+	if v.runs[0].Run != a { // newView keeps Set order; put A first
+		v.runs[0], v.runs[1] = v.runs[1], v.runs[0]
+		v.cols[0], v.cols[1] = v.cols[1], v.cols[0]
+		v.flag[0], v.flag[1] = v.flag[1], v.flag[0]
+		v.ambiguous[0], v.ambiguous[1] = v.ambiguous[1], v.ambiguous[0]
+	}
+	return v
+}
+
 // truthNote says when two runs' seed-003 units were judged by different
 // run-specific qrels files (seed 003 §10: every system of one comparison
 // table must be judged from the same anchored-judgment snapshot). Different
@@ -193,6 +201,56 @@ func truthNote(a, b itemscore.RunScores) string {
 		return fmt.Sprintf("The runs were judged by different truth sets (%s; %s): only one has run-specific qrels, so the other's retrieved chunks are judged only where the anchored judgments resolve — compare its flagged figures with care, and resolve qrels for both from the same judgment snapshot (seed 003 §10).", name(a), name(b))
 	}
 	return fmt.Sprintf("The runs were judged by different qrels files (%s; %s): fine for different chunkings if both were resolved from the same anchored-judgment snapshot — check judgment_set_sha256 in their config.yaml (seed 003 §10).", name(a), name(b))
+}
+
+// frozenIdentity are the config.yaml keys (seed 003 §10) that two runs of
+// one comparison must share: the same questions, the same judgment
+// snapshot, the same corpus; qrels_sha256 may differ only with the
+// chunking (chunk_profile_hash).
+var frozenIdentity = []struct{ key, what string }{
+	{"dataset_sha256", "question set"},
+	{"dataset_version", "question set version"},
+	{"judgment_set_sha256", "judgment set"},
+	{"judgment_set_version", "judgment set version"},
+	{"corpus_manifest_sha256", "corpus manifest"},
+	{"qrels_sha256", "qrels"},
+}
+
+// configNotes warns, from the runs' config.yaml, when two runs declare
+// different questions, judgment sets, corpora or — with the same chunking —
+// qrels (seed 003 §10: "禁止让不同系统偷偷使用不同真值集合"). A key absent,
+// null or unknown in either config is not compared.
+func configNotes(a, b itemscore.RunScores) []string {
+	known := func(m map[string]string, k string) (string, bool) {
+		v, ok := m[k]
+		v = strings.ToLower(strings.TrimPrefix(strings.TrimSpace(v), "sha256:"))
+		return v, ok && v != "" && v != "null" && v != "unknown"
+	}
+	var out []string
+	for _, f := range frozenIdentity {
+		va, oka := known(a.Config, f.key)
+		vb, okb := known(b.Config, f.key)
+		if !oka || !okb || va == vb {
+			continue
+		}
+		if f.key == "qrels_sha256" {
+			ca, _ := known(a.Config, "chunk_profile_hash")
+			cb, _ := known(b.Config, "chunk_profile_hash")
+			if ca != cb {
+				continue // different chunkings get different qrels from one snapshot
+			}
+		}
+		out = append(out, fmt.Sprintf("WARNING: runs %s and %s declare different %s in their config.yaml (%s: %s; %s: %s): seed 003 §10 — every system of one comparison must be scored against the same %s; the difference may be the truth set's, not the systems'.",
+			a.Run, b.Run, f.key, a.Run, clip(va, 16), b.Run, clip(vb, 16), f.what))
+	}
+	return out
+}
+
+func clip(s string, n int) string {
+	if len([]rune(s)) <= n {
+		return s
+	}
+	return string([]rune(s)[:n]) + "…"
 }
 
 // sameContent reports whether two lists of file hashes name the same

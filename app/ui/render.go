@@ -254,6 +254,8 @@ func (p *Page) renderView() app.UI {
 		lazy = app.Div().Body(
 			p.renderComparePicker(),
 			p.reportOrEmpty("compare", p.report("compare"), "A comparison needs two runs of the same items; these inputs have "+strconv.Itoa(len(p.res.Runs))+"."),
+			// three runs or more: every run against the first, Holm-adjusted
+			app.If(p.raw["many"] != "", func() app.UI { return p.reportOrEmpty("many", p.report("many"), "") }),
 		)
 	case "audit":
 		audit := p.report("audit")

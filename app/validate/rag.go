@@ -251,6 +251,14 @@ var (
 		Hint:        "Fix the qid, or load the questions it belongs to; otherwise it is scored as a TREC query of its own.",
 		Family:      "rag",
 	})
+	ruleRAGConfigUnfrozen = register(finding.Rule{
+		Code:        "rag.config-unfrozen",
+		Severity:    finding.Warning,
+		Description: "A run's config.yaml records every key seed 003 §10 says it must at least freeze, and no hash, commit or digest among them is blank (`unknown` is accepted where the value cannot be known; null is accepted for other keys: not applicable).",
+		Source:      "seed 003 §10 (config.yaml 至少冻结; 不暴露 resolved revision 时必须写 unknown)",
+		Hint:        "Add the listed keys (write unknown where the provider does not expose the value, null where the setting does not apply) so that the run can be reproduced.",
+		Family:      "rag",
+	})
 	ruleRAGConfigHash = register(finding.Rule{
 		Code:        "rag.config-hash",
 		Severity:    finding.Warning,
@@ -366,6 +374,7 @@ func (c *checker) checkRAG() {
 	c.checkApprovals()
 	c.checkEvidenceApproved(ix)
 	c.checkConfigHashes()
+	c.checkConfigFrozen()
 }
 
 // checkRunQrels checks the qrels files that grade seed-003 questions (at
@@ -798,8 +807,8 @@ func (c *checker) checkConfigHashes() {
 				v, ok = string(x), true
 			}
 			want := strings.ToLower(strings.TrimPrefix(strings.TrimSpace(v), "sha256:"))
-			if !ok || want == "" {
-				continue
+			if !ok || want == "" || want == "unknown" {
+				continue // unknown: the seed's word for a value that cannot be known
 			}
 			var files []string
 			match := false
@@ -814,6 +823,69 @@ func (c *checker) checkConfigHashes() {
 			if len(files) > 0 && !match {
 				c.add(ruleRAGConfigHash.At(r.Path, r.Line, jsonl.Pointer(kf.key), "%s %s matches none of the loaded files (%s)", kf.key, clip(want, 16), strings.Join(files, ", ")))
 			}
+		}
+	}
+}
+
+// FrozenConfigKeys are the keys seed 003 §10 lists under "config.yaml 至少冻结",
+// in the seed's order.
+var FrozenConfigKeys = []string{
+	"dataset_version", "dataset_sha256", "anchored_judgments_schema_version", "judgment_set_version",
+	"judgment_set_sha256", "corpus_manifest_sha256", "git_commit", "docker_image_digest",
+	"database_schema_version", "parser_version", "parser_config_hash", "anchor_resolver_version",
+	"anchor_resolution_sha256", "qrels_sha256", "ocr_model", "chunk_size", "chunk_overlap",
+	"chunk_profile_hash", "embedding_model", "embedding_dimension", "embedding_index_namespace",
+	"embedding_api_mode", "embedding_profile_hash", "embedding_endpoint_region",
+	"embedding_endpoint_identity_hash", "embedding_requested_revision", "embedding_resolved_revision",
+	"embedding_cache_epoch", "vector_distance", "retrieval_mode", "retrieval_top_k", "hnsw_ef_search",
+	"hnsw_iterative_scan", "ann_overfetch_k", "lexical_analyzer_version", "hybrid_fusion",
+	"hybrid_dense_weight", "hybrid_lexical_weight", "rrf_k", "rerank_model", "rerank_api_mode",
+	"rerank_endpoint_identity_hash", "rerank_resolved_revision", "rerank_cache_epoch", "rerank_top_n",
+	"context_top_n", "max_context_tokens", "rerank_instruct_hash", "generator_model",
+	"generator_api_mode", "generator_endpoint_identity_hash", "generator_resolved_revision",
+	"generator_cache_epoch", "provider_capability_fingerprint", "prompt_hash", "enable_thinking",
+	"enable_search", "temperature", "top_p", "max_output_tokens", "random_seed",
+}
+
+// identityKey reports whether a frozen key records an identity every run
+// has (a hash, a commit, a digest) that a blank value leaves unfrozen; the
+// other keys may be null (the setting does not apply: no reranker, no
+// hybrid fusion), as the seed itself writes hybrid_dense_weight: null.
+func identityKey(k string) bool {
+	return slices.Contains(identityKeys, k)
+}
+
+// identityKeys are the frozen keys that apply to every run (the data, the
+// truth set, the code and the prompt); the embedding, rerank and generator
+// endpoint hashes may be null for a run without that stage.
+var identityKeys = []string{
+	"dataset_sha256", "judgment_set_sha256", "corpus_manifest_sha256", "git_commit", "docker_image_digest",
+	"parser_config_hash", "anchor_resolution_sha256", "qrels_sha256", "chunk_profile_hash", "prompt_hash",
+}
+
+// checkConfigFrozen reports, once per config.yaml, the frozen keys it
+// lacks and the identity keys it leaves blank.
+func (c *checker) checkConfigFrozen() {
+	for _, r := range c.ds.Configs {
+		if !r.Typed {
+			continue
+		}
+		var absent, blank []string
+		for _, k := range FrozenConfigKeys {
+			v, ok := r.V[k]
+			switch {
+			case !ok:
+				absent = append(absent, k)
+			case identityKey(k) && (v == nil || strings.TrimSpace(fmt.Sprint(v)) == ""):
+				blank = append(blank, k)
+			}
+		}
+		if len(absent) > 0 {
+			c.add(ruleRAGConfigUnfrozen.At(r.Path, r.Line, "", "config.yaml lacks %d of the %d keys seed 003 §10 freezes: %s", len(absent), len(FrozenConfigKeys), strings.Join(absent, ", ")))
+		}
+		if len(blank) > 0 {
+			c.add(ruleRAGConfigUnfrozen.At(r.Path, r.Line, jsonl.Pointer(blank[0]), "config.yaml leaves %d identity key(s) blank, so they are not frozen: %s", len(blank), strings.Join(blank, ", ")).
+				WithHint("Record the hash / commit / digest, or write unknown when it cannot be known (seed 003 §10)."))
 		}
 	}
 }

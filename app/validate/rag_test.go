@@ -1,6 +1,7 @@
 package validate
 
 import (
+	"encoding/json"
 	"strings"
 
 	"eval752/app/dataset"
@@ -343,6 +344,46 @@ var configCases = []ruleCase{
 			dataset.InputInfo{Path: "data/documents.jsonl", Format: model.FormatRAGDocument, SHA256: shaX},
 			dataset.InputInfo{Path: "eval/anchored_judgments.jsonl", Format: model.FormatRAGJudgment, SHA256: shaY}),
 		want: []string{"runs/r1/config.yaml:0:/corpus_manifest_sha256"}},
+	{name: "every frozen key", code: "rag.config-unfrozen", ds: configDS(frozenConfig(nil))},
+	// unknown is the seed's word for a value that cannot be known; null is
+	// accepted for a stage the run does not have
+	{name: "unknown and null", code: "rag.config-unfrozen", ds: configDS(frozenConfig(map[string]any{"git_commit": "unknown", "rerank_model": nil, "embedding_profile_hash": nil}))},
+	{name: "a key absent", code: "rag.config-unfrozen", ds: configDS(frozenConfig(map[string]any{"random_seed": "<absent>", "ocr_model": "<absent>"})),
+		want: []string{"runs/r1/config.yaml:0:"}},
+	{name: "an identity key blank", code: "rag.config-unfrozen", ds: configDS(frozenConfig(map[string]any{"judgment_set_sha256": nil, "prompt_hash": ""})),
+		want: []string{"runs/r1/config.yaml:0:/judgment_set_sha256"}},
+}
+
+// frozenConfig is a config.yaml (as JSON) with every key of seed 003 §10's
+// "at least freeze" list, typed by hand from the seed (not from
+// FrozenConfigKeys), with over replacing values ("<absent>" drops a key).
+func frozenConfig(over map[string]any) string {
+	keys := strings.Fields(`dataset_version dataset_sha256 anchored_judgments_schema_version judgment_set_version
+		judgment_set_sha256 corpus_manifest_sha256 git_commit docker_image_digest database_schema_version
+		parser_version parser_config_hash anchor_resolver_version anchor_resolution_sha256 qrels_sha256
+		ocr_model chunk_size chunk_overlap chunk_profile_hash embedding_model embedding_dimension
+		embedding_index_namespace embedding_api_mode embedding_profile_hash embedding_endpoint_region
+		embedding_endpoint_identity_hash embedding_requested_revision embedding_resolved_revision
+		embedding_cache_epoch vector_distance retrieval_mode retrieval_top_k hnsw_ef_search
+		hnsw_iterative_scan ann_overfetch_k lexical_analyzer_version hybrid_fusion hybrid_dense_weight
+		hybrid_lexical_weight rrf_k rerank_model rerank_api_mode rerank_endpoint_identity_hash
+		rerank_resolved_revision rerank_cache_epoch rerank_top_n context_top_n max_context_tokens
+		rerank_instruct_hash generator_model generator_api_mode generator_endpoint_identity_hash
+		generator_resolved_revision generator_cache_epoch provider_capability_fingerprint prompt_hash
+		enable_thinking enable_search temperature top_p max_output_tokens random_seed`)
+	m := map[string]any{}
+	for _, k := range keys {
+		m[k] = "v-" + k
+	}
+	for k, v := range over {
+		if v == "<absent>" {
+			delete(m, k)
+		} else {
+			m[k] = v
+		}
+	}
+	b, _ := json.Marshal(m)
+	return string(b)
 }
 
 // withQrels adds TREC qrels files to the dataset of ds.

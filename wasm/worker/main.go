@@ -204,7 +204,7 @@ func (w *worker) evaluate(id int, files, names js.Value) {
 	// decodes only when it shows it, so no single task on the UI thread
 	// decodes megabytes.
 	msg := map[string]any{"type": wire.TypeResult, "id": id}
-	reps := map[string]*report.Report{"overview": slim.Overview, "score": slim.Score, "compare": slim.Compare, "audit": slim.Audit}
+	reps := map[string]*report.Report{"overview": slim.Overview, "score": slim.Score, "compare": slim.Compare, "many": slim.Many, "audit": slim.Audit}
 	for _, k := range wire.Reports {
 		if r := reps[k]; r != nil {
 			b, err := json.Marshal(r)
@@ -215,7 +215,7 @@ func (w *worker) evaluate(id int, files, names js.Value) {
 			msg[k] = string(b)
 		}
 	}
-	slim.Overview, slim.Score, slim.Compare, slim.Audit = nil, nil, nil, nil
+	slim.Overview, slim.Score, slim.Compare, slim.Many, slim.Audit = nil, nil, nil, nil, nil
 	slim.Findings = nil
 	b, err := json.Marshal(slim)
 	if err != nil {

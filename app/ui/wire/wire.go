@@ -117,6 +117,7 @@ type Result struct {
 	Overview *report.Report      `json:"overview,omitempty"`
 	Score    *report.Report      `json:"score,omitempty"`
 	Compare  *report.Report      `json:"compare,omitempty"`
+	Many     *report.Report      `json:"many,omitempty"`
 	Audit    *report.Report      `json:"audit,omitempty"`
 	Runs     []string            `json:"runs,omitempty"`
 }
@@ -156,4 +157,4 @@ type FindingPage struct {
 
 // Reports names the reports of a result, in the order the worker posts them
 // (each as its own JSON string, decoded by the page only when shown).
-var Reports = []string{"overview", "score", "compare", "audit"}
+var Reports = []string{"overview", "score", "compare", "many", "audit"}

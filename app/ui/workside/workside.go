@@ -28,6 +28,8 @@ func Export(r *engine.Result, req wire.ExportRequest) (name, mime string, data [
 		rep = r.Score
 	case "compare":
 		rep = r.Compare
+	case "many":
+		rep = r.Many
 	case "audit":
 		// as `eval752 audit` prints it: the report with the findings
 		switch {
@@ -119,6 +121,7 @@ func Slim(r *engine.Result) (engine.Result, []report.ItemDetail) {
 	}
 	out.Score = strip(r.Score)
 	out.Compare = strip(r.Compare)
+	out.Many = strip(r.Many)
 	out.Audit = strip(r.Audit)
 	out.Overview = strip(r.Overview)
 	return out, items
