@@ -107,13 +107,14 @@ type leakRec struct {
 // and that keep (nil: all) allows, in nearPairs's order; b is the record
 // of the later split (the one that should not hold the other's text).
 func crossSplit(recs []leakRec, shingle int, near float64, mh *minhasher, keep func(a, b *leakRec) bool, f func(p simPair, a, b leakRec)) {
-	texts := make([]string, len(recs))
+	texts, splits := make([]string, len(recs)), make([]string, len(recs))
 	for i, r := range recs {
-		texts[i] = r.text
+		texts[i], splits[i] = r.text, r.split
 	}
-	for _, p := range nearPairs(texts, shingle, near, mh, func(i, j int) bool {
-		return recs[i].split != recs[j].split && (keep == nil || keep(&recs[i], &recs[j]))
-	}) {
+	pairs, _ := nearPairs(texts, splits, shingle, near, mh, func(i, j int) bool {
+		return keep == nil || keep(&recs[i], &recs[j])
+	})
+	for _, p := range pairs {
 		a, b := recs[p.I], recs[p.J]
 		if later(a.split, b.split) {
 			a, b = b, a
@@ -250,24 +251,32 @@ func leakage(ds *dataset.Dataset, qs []query, ps []passage, opt Options) ([]leak
 		}
 	}
 
-	// Gold in the corpus (§4.5).
+	// Gold in the corpus (§4.5): each question's passages holding its
+	// answer, found through an index of the answers' first bytes (one pass
+	// over the passages' bytes, not one per question).
 	pkeys := make([]string, len(ps))
 	for i, p := range ps {
 		pkeys[i] = string(bare(p.Text, false))
 	}
-	for _, q := range qs {
+	var eligible []int
+	var qkeys, answers []string
+	for n, q := range qs {
 		if q.Refuse || isRefusal(q.Answer, opt.RefusalPhrases) {
 			continue
 		}
 		qk, ak := string(bare(q.Text, false)), string(bare(q.Answer, false))
-		longQ, longA := len([]rune(qk)) >= opt.MinLeakChars, len([]rune(ak)) >= opt.MinLeakChars
-		if !longA {
+		if len([]rune(ak)) < opt.MinLeakChars || ak == "" {
 			continue
 		}
-		for i, p := range ps {
-			if !strings.Contains(pkeys[i], ak) {
-				continue
-			}
+		eligible = append(eligible, n)
+		qkeys, answers = append(qkeys, qk), append(answers, ak)
+	}
+	hits := answerHits(pkeys, answers)
+	for e, n := range eligible {
+		q, qk := qs[n], qkeys[e]
+		longQ := len([]rune(qk)) >= opt.MinLeakChars
+		for _, i := range hits[e] {
+			p := ps[i]
 			switch {
 			case longQ && strings.Contains(pkeys[i], qk):
 				out = append(out, ruleLeakGold.At(q.Loc.Path, q.Loc.Line, q.Pointer, "question %s and its answer both appear in passage %s (%s)", q.ID, p.ID, locString(p.Loc)))
@@ -283,4 +292,43 @@ func leakage(ds *dataset.Dataset, qs []query, ps []passage, opt Options) ([]leak
 	}
 	sort.SliceStable(pairs, func(i, j int) bool { return pairs[i].Kind < pairs[j].Kind })
 	return pairs, out
+}
+
+// answerHits returns, for each answer, the passages (indices into pkeys,
+// ascending) whose text contains it. The answers are indexed by their first
+// w bytes (w: the shortest answer's length, at most 16); each passage is
+// scanned once, and at each byte offset only the answers starting with the
+// w bytes there are compared — the work is the passages' bytes plus the
+// matches, not answers × passages.
+func answerHits(pkeys, answers []string) [][]int {
+	hits := make([][]int, len(answers))
+	if len(answers) == 0 {
+		return hits
+	}
+	w := 16
+	for _, a := range answers {
+		w = min(w, len(a))
+	}
+	if w == 0 {
+		return hits
+	}
+	byPrefix := map[string][]int{}
+	for e, a := range answers {
+		byPrefix[a[:w]] = append(byPrefix[a[:w]], e)
+	}
+	for i, key := range pkeys {
+		for off := 0; off+w <= len(key); off++ {
+			es, ok := byPrefix[key[off:off+w]]
+			if !ok {
+				continue
+			}
+			rest := key[off:]
+			for _, e := range es {
+				if h := hits[e]; (len(h) == 0 || h[len(h)-1] != i) && strings.HasPrefix(rest, answers[e]) {
+					hits[e] = append(hits[e], i)
+				}
+			}
+		}
+	}
+	return hits
 }

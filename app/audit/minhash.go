@@ -3,8 +3,9 @@ package audit
 import (
 	"crypto/sha256"
 	"encoding/hex"
-	"hash/fnv"
+	"math"
 	"sort"
+	"unicode/utf8"
 )
 
 // Near-duplicate detection (seed 003 §3.3): MinHash signatures over
@@ -77,21 +78,31 @@ func newMinhasher(k int, seed uint64) *minhasher {
 // signature returns the MinHash signature of the text's shingles of size
 // shingle, or nil for a text with no characters.
 func (m *minhasher) signature(text string, shingle int) []uint64 {
-	grams := ngrams(bare(text, false), shingle)
-	if len(grams) == 0 {
+	rs := bare(text, false)
+	if len(rs) == 0 || shingle <= 0 {
 		return nil
 	}
+	n := min(shingle, len(rs))
 	sig := make([]uint64, m.k)
 	for i := range sig {
 		sig[i] = ^uint64(0)
 	}
-	for g := range grams {
-		h := fnv.New64a()
-		h.Write([]byte(g))
-		x := h.Sum64()
-		for i, s := range m.seeds {
-			if v := splitmix64(x ^ s); v < sig[i] {
-				sig[i] = v
+	// every window's gram, hashed as the FNV-1a of its UTF-8 bytes (a gram
+	// seen twice gives the same minimums, so no set is built)
+	var buf []byte
+	for i := 0; i+n <= len(rs); i++ {
+		buf = buf[:0]
+		for _, r := range rs[i : i+n] {
+			buf = utf8.AppendRune(buf, r)
+		}
+		x := uint64(14695981039346656037)
+		for _, c := range buf {
+			x ^= uint64(c)
+			x *= 1099511628211
+		}
+		for k, s := range m.seeds {
+			if v := splitmix64(x ^ s); v < sig[k] {
+				sig[k] = v
 			}
 		}
 	}
@@ -126,20 +137,44 @@ type simPair struct {
 	Exact bool
 }
 
+// Candidate checks are bounded so that the work is linear in the number of
+// records whatever the texts: a band bucket of at most bucketCap groups has
+// every pair of groups of different classes (splits) checked; a larger
+// bucket — texts of one template share band keys by the thousand — is
+// ordered by the next band's key (texts that agree there too come together)
+// and each group is checked against the next bucketWindow groups of another
+// class in that order. A near pair of a capped bucket is still found when
+// any other band puts it in a small bucket or within the window; the number
+// of capped buckets is returned so the report can say it.
+const (
+	bucketCap    = 16
+	bucketWindow = 4
+)
+
 // nearPairs returns the pairs (i < j) with identical bare text or with a
 // Jaccard ≥ threshold (MinHash proposes, the exact shingle Jaccard decides)
 // for which keep(i, j) is true, ordered by i then j. Texts without
-// characters never pair.
+// characters never pair. class, when not nil, is each record's class (its
+// split): only records of different classes are compared, and keep sees
+// only such pairs; nil compares every pair.
 //
 // Records of one bare text form a group, compared once: a text copied a
 // thousand times would otherwise cost a million comparisons and report a
 // million pairs. Within a group, each record pairs with the first record
-// (in index order) that keep allows; a near pair of two groups pairs each
-// record of either group with the first record of the other that keep
-// allows. Every record that has a counterpart is reported, with one pair.
-func nearPairs(texts []string, shingle int, threshold float64, m *minhasher, keep func(i, j int) bool) []simPair {
+// (in index order) of another class that keep allows; a near pair of two
+// groups pairs each record of either group with the first record of the
+// other that keep allows. Every record that has a counterpart is reported,
+// with one pair per group it is near to. capped counts the band buckets
+// whose pairs were not all checked (see bucketCap).
+func nearPairs(texts, class []string, shingle int, threshold float64, m *minhasher, keep func(i, j int) bool) (out []simPair, capped int) {
+	cls := func(i int) string {
+		if class == nil {
+			return ""
+		}
+		return class[i]
+	}
+	differ := func(i, j int) bool { return class == nil || class[i] != class[j] }
 	seen := map[[2]int]bool{}
-	var out []simPair
 	add := func(i, j int, sim float64, exact bool) bool {
 		if i > j {
 			i, j = j, i
@@ -148,22 +183,12 @@ func nearPairs(texts []string, shingle int, threshold float64, m *minhasher, kee
 		if seen[k] {
 			return true
 		}
-		if i == j || !keep(i, j) {
+		if i == j || !differ(i, j) || !keep(i, j) {
 			return false
 		}
 		seen[k] = true
 		out = append(out, simPair{I: i, J: j, Sim: sim, Exact: exact})
 		return true
-	}
-	// star pairs each record of xs with the first record of ys keep allows.
-	star := func(xs, ys []int, sim float64, exact bool) {
-		for _, x := range xs {
-			for _, y := range ys {
-				if add(x, y, sim, exact) {
-					break
-				}
-			}
-		}
 	}
 	// Groups of identical bare text, in order of their first record; exact
 	// pairs first, so that an exact pair is reported as exact.
@@ -182,8 +207,59 @@ func nearPairs(texts []string, shingle int, threshold float64, m *minhasher, kee
 		}
 		groups[g] = append(groups[g], i)
 	}
-	for _, g := range groups {
-		star(g, g, 1, true)
+	// firsts[g] lists the first record of each class of group g, in index
+	// order: a record of a group tries those of other classes first, so a
+	// group of one class costs nothing and a group of two costs one check
+	// per record (not one per pair).
+	firsts := make([][]int, len(groups))
+	for g, idx := range groups {
+		has := map[string]bool{}
+		for _, i := range idx {
+			if c := cls(i); !has[c] || class == nil {
+				has[c] = true
+				firsts[g] = append(firsts[g], i)
+			}
+			if class == nil && len(firsts[g]) >= bucketCap {
+				break
+			}
+		}
+	}
+	// star pairs each record of group xs with the first record of group ys
+	// keep allows: the first of each other class, then (keep refused
+	// those) up to bucketCap more records of ys.
+	star := func(xs, ys int, sim float64, exact bool) {
+		for _, x := range groups[xs] {
+			done := false
+			for _, y := range firsts[ys] {
+				if differ(x, y) && add(x, y, sim, exact) {
+					done = true
+					break
+				}
+			}
+			for n, y := range groups[ys] {
+				if done || n >= bucketCap {
+					break
+				}
+				done = differ(x, y) && add(x, y, sim, exact)
+			}
+		}
+	}
+	// gcls is a group's class: its records' one class, or mixed.
+	const mixed = "\x00mixed"
+	gcls := make([]string, len(groups))
+	for g, idx := range groups {
+		gcls[g] = cls(idx[0])
+		if len(firsts[g]) > 1 && class != nil {
+			gcls[g] = mixed
+		}
+	}
+	crossGroups := func(a, b int) bool {
+		return class == nil || gcls[a] == mixed || gcls[b] == mixed || gcls[a] != gcls[b]
+	}
+	for g := range groups {
+		if gcls[g] == mixed || class == nil {
+			star(g, g, 1, true)
+		}
 	}
 	// Near pairs between the groups' first records (their texts stand for
 	// the group's).
@@ -200,7 +276,25 @@ func nearPairs(texts []string, shingle int, threshold float64, m *minhasher, kee
 		sets[g] = s
 		return s
 	}
-	checked := map[[2]int]bool{}
+	need := int(math.Ceil((threshold - verifyMargin) * float64(m.k)))
+	verified := map[[2]int]bool{}
+	check := func(gi, gj int) {
+		if gi > gj {
+			gi, gj = gj, gi
+		}
+		if !crossGroups(gi, gj) || !agreeAtLeast(sigs[gi], sigs[gj], need) {
+			return
+		}
+		k := [2]int{gi, gj}
+		if verified[k] {
+			return
+		}
+		verified[k] = true
+		if jac := jaccard(set(gi), set(gj)); jac >= threshold {
+			star(gj, gi, jac, false)
+			star(gi, gj, jac, false)
+		}
+	}
 	bands := m.k / minhashRows
 	for b := 0; b < bands; b++ {
 		buckets := map[[minhashRows]uint64][]int{}
@@ -213,19 +307,30 @@ func nearPairs(texts []string, shingle int, threshold float64, m *minhasher, kee
 			buckets[key] = append(buckets[key], g)
 		}
 		for _, gs := range buckets {
-			for a := 0; a < len(gs); a++ {
-				for c := a + 1; c < len(gs); c++ {
-					gi, gj := gs[a], gs[c]
-					if checked[[2]int{gi, gj}] {
-						continue
+			if len(gs) <= bucketCap {
+				for a := 0; a < len(gs); a++ {
+					for c := a + 1; c < len(gs); c++ {
+						check(gs[a], gs[c])
 					}
-					checked[[2]int{gi, gj}] = true
-					if estimate(sigs[gi], sigs[gj]) < threshold-verifyMargin {
-						continue
+				}
+				continue
+			}
+			capped++
+			nb := ((b + 1) % bands) * minhashRows
+			sort.Slice(gs, func(x, y int) bool {
+				sx, sy := sigs[gs[x]][nb:nb+minhashRows], sigs[gs[y]][nb:nb+minhashRows]
+				for r := range sx {
+					if sx[r] != sy[r] {
+						return sx[r] < sy[r]
 					}
-					if jac := jaccard(set(gi), set(gj)); jac >= threshold {
-						star(groups[gj], groups[gi], jac, false)
-						star(groups[gi], groups[gj], jac, false)
+				}
+				return gs[x] < gs[y]
+			})
+			for a := range gs {
+				for c, n := a+1, 0; c < len(gs) && n < bucketWindow; c++ {
+					if crossGroups(gs[a], gs[c]) {
+						n++
+						check(gs[a], gs[c])
 					}
 				}
 			}
@@ -237,5 +342,23 @@ func nearPairs(texts []string, shingle int, threshold float64, m *minhasher, kee
 		}
 		return out[a].J < out[b].J
 	})
-	return out
+	return out, capped
+}
+
+// agreeAtLeast reports whether signatures a and b agree in at least need
+// positions (estimate(a, b) ≥ need/k), stopping as soon as that is
+// decided.
+func agreeAtLeast(a, b []uint64, need int) bool {
+	if len(a) == 0 || len(a) != len(b) {
+		return false
+	}
+	miss := len(a) - need
+	for i := range a {
+		if a[i] != b[i] {
+			if miss--; miss < 0 {
+				return false
+			}
+		}
+	}
+	return true
 }

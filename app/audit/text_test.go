@@ -132,7 +132,7 @@ func TestMinHash(t *testing.T) {
 		t.Error("signature not deterministic")
 	}
 	texts := []string{x, y, "zzzzzzzzzz", x}
-	pairs := nearPairs(texts, 3, 0.8, m, func(i, j int) bool { return true })
+	pairs, _ := nearPairs(texts, nil, 3, 0.8, m, func(i, j int) bool { return true })
 	got := map[[2]int]bool{}
 	for _, p := range pairs {
 		got[[2]int{p.I, p.J}] = p.Exact
@@ -161,7 +161,7 @@ func TestNearPairsGroupsCopies(t *testing.T) {
 	x, y := "abcdefghijklmnopqrst", "abcdefghijklmnopqrsu"
 	texts := []string{x, x, x, x, y}
 	split := []string{"dev", "test", "test", "test", "test"}
-	pairs := nearPairs(texts, 3, 0.8, m, func(i, j int) bool { return split[i] != split[j] })
+	pairs, _ := nearPairs(texts, split, 3, 0.8, m, func(i, j int) bool { return split[i] != split[j] })
 	var got []string
 	for _, p := range pairs {
 		got = append(got, fmt.Sprintf("%d-%d %v", p.I, p.J, p.Exact))

@@ -112,7 +112,21 @@ type Page struct {
 	cmpBusy int
 
 	review reviewState // verdicts on the refusal review queue (review.go)
+	// The worker's end (see died): retry re-runs the last load (lastFiles
+	// and lastNames as evaluate got them, or the demo); heard is when the
+	// worker last posted anything, for the watchdog.
+	canRetry  bool
+	lastFiles app.Value
+	lastNames app.Value
+	lastDemo  bool
+	heard     time.Time
 }
+
+// watchdogDefault is how long a load may go without any message from the
+// worker before the page gives it up as hung (eval752Test.watchdogMs
+// overrides it). The core posts progress while it reads and at each stage;
+// a single stage of a very large input can take minutes, hence the margin.
+const watchdogDefault = 10 * time.Minute
 
 // OnMount starts the core worker; it only runs in the browser.
 func (p *Page) OnMount(ctx app.Context) {
@@ -203,10 +217,7 @@ func (p *Page) startWorker() {
 		if len(args) > 0 && args[0].Get("message").Truthy() {
 			msg += ": " + args[0].Get("message").String()
 		}
-		p.ctx.Dispatch(func(ctx app.Context) {
-			p.status, p.errMsg, p.working = StatusError, msg, false
-			p.workerFailed = true // the next load starts a new worker
-		})
+		p.ctx.Dispatch(func(ctx app.Context) { p.died(msg) })
 		return nil
 	})
 	p.worker.Set("onmessage", p.onMsg)
@@ -260,7 +271,10 @@ func (p *Page) onMessage(data app.Value) {
 	if v := data.Get("json"); v.Type() == app.TypeString {
 		payload = v.String()
 	}
+	p.heard = time.Now()
 	switch typ {
+	case wire.TypeDied:
+		p.died(data.Get("message").String())
 	case wire.TypeReady:
 		p.ready = true
 		q := p.queue
@@ -388,6 +402,7 @@ func (p *Page) evaluate(files, names app.Value) {
 		// `eval752 validate FOLDER` reads it (browsers list it in any order)
 		slices.SortStableFunc(all, func(a, b given) int { return strings.Compare(a.name, b.name) })
 	}
+	p.lastFiles, p.lastNames, p.lastDemo = files, names, false
 	if p.working || p.workerFailed {
 		// A new load replaces the running one: the worker runs one job at
 		// a time, so stop it rather than queue behind it. A worker that
@@ -410,8 +425,72 @@ func (p *Page) evaluate(files, names app.Value) {
 	p.loads++
 	p.stage, p.done, p.total = "read", 0, 0
 	p.started = time.Now()
-	p.evalID = p.send(map[string]any{"type": wire.TypeEvaluate, "files": arr, "names": sent})
+	msg := map[string]any{"type": wire.TypeEvaluate, "files": arr, "names": sent}
+	watchdog := watchdogDefault
+	if hook := app.Window().Get("eval752Test"); hook.Truthy() {
+		// test hooks (docs/ui.md): a lower memory limit, a worker that
+		// dies, a shorter watchdog
+		if v := hook.Get("memoryLimit"); v.Type() == app.TypeNumber {
+			msg["limit"] = v.Float()
+		}
+		if hook.Get("crashWorker").Truthy() {
+			msg["crash"] = true
+		}
+		if v := hook.Get("watchdogMs"); v.Type() == app.TypeNumber {
+			watchdog = time.Duration(v.Float()) * time.Millisecond
+		}
+	}
+	p.canRetry = false
+	p.evalID = p.send(msg)
 	p.working = true
+	p.heard = time.Now()
+	p.watch(p.evalID, watchdog)
+}
+
+// watch gives up load id when the worker posts nothing for limit while it
+// runs: the worker is alive but hung (a JS error or a Go runtime exit is
+// reported at once, see died).
+func (p *Page) watch(id int, limit time.Duration) {
+	step := min(limit, 5*time.Second)
+	p.ctx.After(step, func(ctx app.Context) {
+		if !p.working || p.evalID != id {
+			return
+		}
+		if quiet := time.Since(p.heard); quiet >= limit {
+			p.died(fmt.Sprintf("the eval752 core stopped answering: no progress for %s", quiet.Round(time.Second)))
+			return
+		}
+		p.watch(id, limit)
+	})
+}
+
+// died ends the running load (if any) because the worker is gone: the
+// status says why in plain words, a Retry button re-runs the load on a new
+// worker, and the rest of the page stays usable.
+func (p *Page) died(msg string) {
+	loading := p.working || p.status == StatusLoading
+	p.stopWorker()
+	p.workerFailed = true // the next load (or the retry) starts a new worker
+	if !loading {
+		// after a load: its result stays shown; what needs the worker
+		// (findings pages, exports) works again after the next load
+		p.notice = msg + "; load the files again to use the findings pages and exports"
+		return
+	}
+	p.clearResult()
+	p.status = StatusError
+	p.errMsg = msg + ". Nothing more can come from this load: press Retry to run it again on a fresh worker, or use the command line (eval752 results) for an input this large."
+	p.canRetry = true
+}
+
+// retry runs the last load again, on a fresh worker.
+func (p *Page) retry(ctx app.Context, e app.Event) {
+	p.canRetry = false
+	if p.lastDemo || p.lastFiles == nil {
+		p.startDemo()
+		return
+	}
+	p.evaluate(p.lastFiles, p.lastNames)
 }
 
 // clearResult forgets the shown load, so a new load's state (or its
@@ -439,6 +518,7 @@ func (p *Page) loadDemo(ctx app.Context, e app.Event) {
 }
 
 func (p *Page) startDemo() {
+	p.lastDemo, p.lastFiles = true, nil
 	p.status, p.errMsg, p.stage, p.done, p.total = StatusLoading, "", "fetch demo", 0, 0
 	p.readyFind = 0
 	p.res = nil
@@ -456,7 +536,10 @@ func (p *Page) startDemo() {
 			file := app.Window().Get("File").New([]any{blob}, "demo.eval752.zip", map[string]any{"type": "application/zip"})
 			arr := app.Window().Get("Array").New()
 			arr.Call("push", file)
-			p.ctx.Dispatch(func(ctx app.Context) { p.evaluate(arr, app.Null()) })
+			p.ctx.Dispatch(func(ctx app.Context) {
+				p.evaluate(arr, app.Null())
+				p.lastDemo = true // a retry fetches the demo again
+			})
 		}, p.fail)
 	}, p.fail)
 }

@@ -116,6 +116,9 @@ func (p *Page) renderLoad(status string) app.UI {
 			app.If(status == StatusError, func() app.UI {
 				return app.Span().Class("error-text").Attr("data-test", "error").Text(p.errMsg)
 			}),
+			app.If(status == StatusError && p.canRetry, func() app.UI {
+				return app.Button().Class("button small").Attr("data-test", "retry").Text("Retry").OnClick(p.retry)
+			}),
 			app.If(p.notice != "", func() app.UI {
 				return app.Span().Class("notice").Attr("data-test", "notice").Text(p.notice)
 			}),

@@ -88,7 +88,18 @@ func (w *worker) handle(msg js.Value) {
 	}
 	switch typ := msg.Get("type").String(); typ {
 	case wire.TypeEvaluate:
-		w.evaluate(id, msg.Get("files"), msg.Get("names"))
+		if msg.Get("crash").Truthy() {
+			// the page's test hook for a core that dies mid-load: an
+			// unrecovered panic ends the Go runtime, as running out of
+			// memory does, and static/worker.js reports it
+			go func() { panic("forced by the page's test hook eval752Test.crashWorker") }()
+			select {}
+		}
+		limit := workside.DefaultPageLimit
+		if v := msg.Get("limit"); v.Type() == js.TypeNumber && v.Float() > 0 {
+			limit = int64(v.Float())
+		}
+		w.evaluate(id, msg.Get("files"), msg.Get("names"), limit)
 	case wire.TypeLines:
 		var req wire.LinesRequest
 		if request("lines", &req, false) {
@@ -144,7 +155,7 @@ func postJSON(typ string, id int, v any) {
 	post(map[string]any{"type": typ, "id": id, "json": string(b)})
 }
 
-func (w *worker) evaluate(id int, files, names js.Value) {
+func (w *worker) evaluate(id int, files, names js.Value, limit int64) {
 	start := time.Now()
 	w.inputs, w.result, w.items = nil, nil, nil
 	var total int64
@@ -184,6 +195,22 @@ func (w *worker) evaluate(id int, files, names js.Value) {
 		w.inputs = append(w.inputs, dataset.Input{Name: name, R: br, Size: br.size, InFolder: strings.Contains(name, "/")})
 	}
 	tell(true)
+	// An input the worker's memory cannot hold is refused before it is
+	// read, from its sizes and the budget per format.
+	est, err := dataset.EstimateInputs(context.Background(), w.inputs)
+	if err != nil {
+		postErr(id, "%v", err)
+		return
+	}
+	given := make([]string, len(w.inputs))
+	for i, in := range w.inputs {
+		given[i] = in.Name
+	}
+	if msg := workside.TooLarge(est, limit, given); msg != "" {
+		w.inputs = nil
+		postErr(id, "%s", msg)
+		return
+	}
 	res, err := engine.Evaluate(context.Background(), w.inputs, engine.DefaultOptions(), func(p dataset.Progress) {
 		if p.Stage != "" && p.Stage != stage {
 			stage = p.Stage

@@ -19,7 +19,11 @@ import (
 )
 
 // Message types. Page → worker: Evaluate, Lines, Items, Export, Compare.
-// Worker → page: Ready, Progress, Result, Error, Lines, Items, Export, Compare.
+// Worker → page: Ready, Progress, Result, Error, Lines, Items, Export, Compare,
+// Died. An Evaluate message may carry limit (a number: the memory estimate,
+// bytes, above which the input is refused; workside.DefaultPageLimit when
+// absent) and crash (true: the core dies at once — the page's test hook
+// eval752Test.crashWorker, docs/ui.md).
 const (
 	TypeReady    = "ready"
 	TypeEvaluate = "evaluate"
@@ -32,6 +36,11 @@ const (
 	// TypeCompare asks for the paired comparison of two other runs
 	// (CompareRequest); the answer's json is the comparison report.
 	TypeCompare = "compare"
+	// TypeDied is posted by static/worker.js (not by the Go core) when the
+	// core stopped: its Go runtime exited (out of memory, a crash) or its
+	// WebAssembly instance failed. message says why in plain words; no
+	// answer will come for any request sent before it.
+	TypeDied = "died"
 )
 
 // LinesRequest asks for the lines around Line of Path (a top-level input name

@@ -1,0 +1,131 @@
+package dataset
+
+import (
+	"archive/zip"
+	"context"
+	"fmt"
+	"io"
+	"path"
+	"sort"
+	"strings"
+
+	"eval752/app/formats"
+	"eval752/app/model"
+)
+
+// The memory budget (docs/formats.md "Memory budget"): how many bytes of
+// memory the whole pipeline — engine.Evaluate: load, validate, score, audit,
+// what `eval752 results` and the page run — needs per byte of input, by
+// format. The figures are peak RSS over input size of `eval752 results` on
+// the scripts/gen-sets.go sets and on TREC runs (README "Benchmarks"),
+// rounded up. Estimate applies them to file sizes before anything is read,
+// so a front end with a hard memory ceiling (the page's worker: wasm32, 4
+// GiB) can refuse an input it cannot hold instead of running out of memory
+// half way.
+const (
+	// JSONL / JSON records: peak RSS of `eval752 results` over the input
+	// size was 23.3 on 100k eval752 items + one run's results (48 MB) and
+	// 24.8 on 100k b-2 lines (57 MB), 2026-12-01
+	budgetRecords = 25.0
+	// TREC run or qrels lines: 11.7 GiB for a 1 GB run + qrels pair
+	// (issue 10's measurement), 12.6 per byte
+	budgetTREC = 13.0
+)
+
+var budgetPerByte = map[model.Format]float64{
+	model.FormatTRECRun:   budgetTREC,
+	model.FormatTRECQrels: budgetTREC,
+}
+
+// BudgetPerByte is the documented memory need per input byte of format f
+// (records of an unknown JSON format count as budgetRecords; assets, which
+// are only hashed, as 0 — see Estimate).
+func BudgetPerByte(f model.Format) float64 {
+	if v, ok := budgetPerByte[f]; ok {
+		return v
+	}
+	return budgetRecords
+}
+
+// EstimatePart is one file's share of an Estimate.
+type EstimatePart struct {
+	Path    string       `json:"path"`
+	Format  model.Format `json:"format"` // detected (plain files) or guessed from the name (bundle entries)
+	Size    int64        `json:"size"`   // uncompressed bytes
+	PerByte float64      `json:"per_byte"`
+}
+
+// Bytes is the part's estimated memory.
+func (p EstimatePart) Bytes() int64 { return int64(float64(p.Size) * p.PerByte) }
+
+// Estimate is the memory the pipeline is expected to need for some inputs.
+type Estimate struct {
+	Bytes int64          `json:"bytes"`
+	Parts []EstimatePart `json:"parts"` // largest first
+}
+
+// Estimate sizes the memory engine.Evaluate would need for inputs, from their
+// sizes and the budget per format, reading only each plain file's first 64
+// KiB (format detection) and each bundle's central directory (entry sizes;
+// an entry's format is guessed from its name). It never fails on content: a
+// file it cannot read counts with the records budget.
+func EstimateInputs(ctx context.Context, inputs []Input) (Estimate, error) {
+	var e Estimate
+	for _, in := range inputs {
+		if err := ctx.Err(); err != nil {
+			return e, err
+		}
+		if in.R == nil {
+			continue
+		}
+		if isZipInput(in) {
+			zr, err := zip.NewReader(in.R, in.Size)
+			if err != nil {
+				e.Parts = append(e.Parts, EstimatePart{Path: in.Name, Format: model.FormatBundle, Size: in.Size, PerByte: budgetRecords})
+				continue
+			}
+			for _, f := range zr.File {
+				if f.FileInfo().IsDir() {
+					continue
+				}
+				fm, per := entryBudget(f.Name)
+				if per > 0 {
+					e.Parts = append(e.Parts, EstimatePart{Path: in.Name + "!" + f.Name, Format: fm, Size: int64(f.UncompressedSize64), PerByte: per})
+				}
+			}
+			continue
+		}
+		head := make([]byte, min(in.Size, headSize))
+		n, err := in.R.ReadAt(head, 0)
+		if err != nil && err != io.EOF {
+			return e, fmt.Errorf("%s: %w", in.Name, err)
+		}
+		f := in.Format
+		if f == "" {
+			f = formats.Detect(in.Name, head[:n], int64(n) >= in.Size).Format
+		}
+		e.Parts = append(e.Parts, EstimatePart{Path: in.Name, Format: f, Size: in.Size, PerByte: BudgetPerByte(f)})
+	}
+	sort.SliceStable(e.Parts, func(i, j int) bool { return e.Parts[i].Bytes() > e.Parts[j].Bytes() })
+	for _, p := range e.Parts {
+		e.Bytes += p.Bytes()
+	}
+	return e, nil
+}
+
+// entryBudget guesses a bundle entry's format from its name: records for
+// JSON / JSONL / YAML, TREC for TREC names, nothing (0) for assets and
+// checkers, which are hashed as they stream and not kept.
+func entryBudget(name string) (model.Format, float64) {
+	base := strings.ToLower(path.Base(name))
+	switch path.Ext(base) {
+	case ".jsonl", ".json", ".yaml", ".yml":
+		return model.FormatUnknown, budgetRecords
+	case ".tsv", ".qrels", ".run", ".trec":
+		return model.FormatTRECRun, budgetTREC
+	}
+	if isTRECName(name) && path.Ext(base) == "" {
+		return model.FormatTRECRun, budgetTREC
+	}
+	return model.FormatUnknown, 0
+}
