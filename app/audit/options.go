@@ -168,6 +168,7 @@ func (o Options) config() []report.KV {
 		{Key: "refusal_phrases", Value: strings.Join(o.RefusalPhrases, " | ")},
 		{Key: "refusal_threshold", Value: f(o.RefusalThreshold)},
 		{Key: "similarity", Value: "idf²-weighted coverage of the question's character n-grams, n=" + strings.Join(grams, ",")},
+		{Key: "review_queue", Value: reviewQueueConfig},
 		{Key: "doc_near", Value: f(o.DocNear)},
 		{Key: "chunk_near", Value: f(o.ChunkNear)},
 		{Key: "question_near", Value: f(o.QuestionNear)},

@@ -1,6 +1,7 @@
 package audit
 
 import (
+	"fmt"
 	"maps"
 	"slices"
 	"sort"
@@ -60,6 +61,11 @@ const (
 	queuePool   = 30 // each signal's best passages considered for them
 	rareDivisor = 10
 )
+
+// reviewQueueConfig states the queue's fixed parameters in the report's
+// configuration block.
+var reviewQueueConfig = fmt.Sprintf("signals ngram, bm25 (k1=%g, b=%g), rare (1 ≤ df ≤ max(2, ⌈N/%d⌉)), values (full at %d numbers with units); reciprocal rank fusion k=%d; %d passages shown from each signal's %d best",
+	bm25K1, bm25B, rareDivisor, valuesFull, rrfK, queueShown, queuePool)
 
 // wordIndex is the BM25 / rare-term index over the passages.
 type wordIndex struct {
