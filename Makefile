@@ -8,7 +8,7 @@ WASM_ENV  := GOOS=js GOARCH=wasm
 WASMFLAGS := -trimpath -ldflags='-s -w'
 CORE_PKGS  = $$($(GO) list ./app/... | grep -v '/app/ui')
 
-.PHONY: all build wasm demo run test test-short lint bench bench-go bench-trec export clean readme
+.PHONY: all build wasm demo run test test-short lint bench bench-go bench-trec export clean readme fuzz
 
 all: build wasm demo
 
@@ -54,6 +54,18 @@ bench-go:
 bench-trec: build
 	bash scripts/bench-trec.sh
 	bash scripts/bench-score.sh
+
+# make fuzz: every fuzz target (func Fuzz… in app/) for FUZZTIME each, one
+# after the other; a crasher is written by go test to the package's
+# testdata/fuzz/<Target>/ (commit it: plain `go test` then replays it).
+FUZZTIME     ?= 20s
+FUZZPARALLEL ?= 2
+fuzz:
+	@grep -rn --include='*_test.go' '^func Fuzz' app | sort | while IFS=: read -r file _ decl; do \
+	  fn=$$(echo "$$decl" | sed -E 's/^func (Fuzz[A-Za-z0-9_]*).*/\1/'); pkg=./$$(dirname "$$file"); \
+	  echo "== $$pkg $$fn ($(FUZZTIME))"; \
+	  $(GO) test -run '^$$' -fuzz "^$$fn$$" -fuzztime $(FUZZTIME) -parallel $(FUZZPARALLEL) "$$pkg" || exit 1; \
+	done
 
 readme: build
 	bin/eval752 doc-tables --update README.md

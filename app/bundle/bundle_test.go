@@ -234,6 +234,33 @@ func FuzzOpen(f *testing.F) {
 	fw.Write([]byte(`{"id":"x"}`))
 	w.Close()
 	f.Add(buf.Bytes())
+	// issue 9's zip traps: traversal, absolute path, symlink, encrypted,
+	// a compressed run of zeros (ratio), duplicate names
+	buf.Reset()
+	w = zip.NewWriter(&buf)
+	for _, e := range []struct {
+		name  string
+		mode  fs.FileMode
+		flags uint16
+		body  []byte
+	}{
+		{"../evil.jsonl", 0, 0, []byte("{}")},
+		{"/abs.jsonl", 0, 0, []byte("{}")},
+		{"assets/link", fs.ModeSymlink | 0o777, 0, []byte("/etc/passwd")},
+		{"sections/enc.jsonl", 0, 1, []byte("x")},
+		{"sections/zeros.jsonl", 0, 0, make([]byte, 64<<10)},
+		{"sections/a.jsonl", 0, 0, []byte(`{"id":1e-9999999}`)},
+		{"sections/A.jsonl", 0, 0, []byte("{}")},
+	} {
+		h := &zip.FileHeader{Name: e.name, Method: zip.Deflate, Flags: e.flags}
+		if e.mode != 0 {
+			h.SetMode(e.mode)
+		}
+		fw, _ := w.CreateHeader(h)
+		fw.Write(e.body)
+	}
+	w.Close()
+	f.Add(buf.Bytes())
 	f.Fuzz(func(t *testing.T, b []byte) {
 		a, err := Open("f.zip", bytes.NewReader(b), int64(len(b)), testLimits)
 		if err != nil {

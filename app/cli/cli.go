@@ -100,6 +100,9 @@ func (m *multiFlag) Set(s string) error { *m = append(*m, s); return nil }
 // itself).
 func pathArgs(args []string) string {
 	var paths []string
+	if len(args) == 0 {
+		return ""
+	}
 	for _, a := range args[1:] {
 		if _, err := os.Stat(a); err == nil && !strings.HasPrefix(a, "-") {
 			paths = append(paths, a)

@@ -1,3 +1,5 @@
+//go:build linux
+
 package cli
 
 // The hostile-input suite (issue 9): every class of hostile input the
@@ -6,6 +8,7 @@ package cli
 // the child) and that no input changed (sha256 before and after).
 //
 // Inputs are generated at test time in t.TempDir(): nothing large is in git.
+// Linux only: ru_maxrss is KiB there (bytes on macOS, absent on Windows).
 // The CLI is built once per suite into t.TempDir(), with -tags eval752_testhook (which only adds the
 // EVAL752_TEST_PANIC_ON switch of the panic-net case; see
 // app/dataset/testhook_env.go).

@@ -167,6 +167,22 @@ func FuzzLoad(f *testing.F) {
 	f.Add([]byte("chunk_size: 512\nname: 'x'\n  nested: 1\n- a\n"), "config.yaml")
 	f.Add([]byte("q 0 d 1\nq Q0 d 1 2.5 t\n"), "qrels")
 	f.Add([]byte("[{\"doc\": \"a\", \"text\": \"b\"}, 3]"), "index.json")
+	// issue 9's classes: numbers no float64 holds (crash, CPU), in JSONL,
+	// a JSON array file and YAML; NaN TREC scores; deep YAML and JSON;
+	// a long first line; UTF-16, NUL, invalid UTF-8, duplicate keys
+	f.Add([]byte(`{"run":"r","item_id":"q","latency_ms":1e-9999999}`+"\n"+`{"run":"r","item_id":"q2","latency_ms":1e99999999999,"cost_usd":-1e999999}`), "results.jsonl")
+	f.Add([]byte(`[{"run":"r","item_id":"q","latency_ms":0e99999999},{"run":"r","item_id":"q","latency_ms":1.`+strings.Repeat("0", 200)+`1}]`), "results.json")
+	f.Add([]byte("run_id: a\nchunk_size: 1e-9999999\ntop_k: 1e999999\n"), "config.yaml")
+	f.Add([]byte("q1 Q0 d1 1 NaN t\nq1 Q0 d2 2 inf t\nq1 Q0 d3 3 0.5abc t\nq1 Q0 d4 4 1e400 t\n"), "run.txt")
+	var deep strings.Builder
+	for i := 0; i < 600; i++ {
+		deep.WriteString(strings.Repeat(" ", i) + "k:\n")
+	}
+	f.Add([]byte(deep.String()), "config.yaml")
+	f.Add([]byte(`{"id":"q","x":`+strings.Repeat("[", 600)+strings.Repeat("]", 600)+`}`), "a.jsonl")
+	f.Add([]byte(`{"run":"r","item_id":"q1","output":"`+strings.Repeat("x", 70<<10)+`"}`+"\n"+`{"run":"r","item_id":"q2","latency_ms":-5}`), "results.jsonl")
+	f.Add([]byte("\xff\xfe{\x00\"\x00a\x00\"\x00:\x001\x00}\x00"), "results.jsonl")
+	f.Add([]byte("{\"run\":\"r\",\x00\"item_id\":\"q\xff\"}\n{\"a\":1,\"a\":2}\n"), "results.jsonl")
 	f.Fuzz(func(t *testing.T, b []byte, name string) {
 		ds, err := Load(context.Background(), []Input{{Name: name, R: bytes.NewReader(b), Size: int64(len(b))}}, Options{})
 		if err != nil || ds == nil {

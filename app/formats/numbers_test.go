@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"eval752/app/jsonl"
 	"eval752/app/model"
 )
 
@@ -121,4 +122,27 @@ func TestTopLevelKeys(t *testing.T) {
 			t.Errorf("topLevelKeys(%s) = %q, want %q", c.in, got, c.want)
 		}
 	}
+}
+
+// FuzzBoundNumber: for any JSON number literal, the schema library is
+// handed a short literal (≤ 32 bytes, exponent field ≤ 400, so its exact
+// arithmetic is cheap), fits says whether a float64 holds the value, and
+// Validate on a bounded field never panics.
+func FuzzBoundNumber(f *testing.F) {
+	for _, s := range []string{"0", "-0.5", "1e-9999999", "1e99999999999", "-1e999999", "0e99999999", "1e308", "4.9e-324", "2e-324",
+		"1." + strings.Repeat("0", 200) + "1", strings.Repeat("9", 400)} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, lit string) {
+		if v, problems := jsonl.Decode([]byte(lit)); len(problems) > 0 || v == nil {
+			return
+		} else if _, isNum := v.(json.Number); !isNum {
+			return
+		}
+		form, _, _ := BoundNumber(lit)
+		if string(form) != lit && (len(form) > maxSchemaLiteral || exponentField(string(form)) > maxSchemaExponent) {
+			t.Fatalf("BoundNumber(%s) = %s: not bounded", lit, form)
+		}
+		Validate(model.FormatResult, map[string]any{"run": "r", "item_id": "q", "latency_ms": json.Number(lit)}, "x.jsonl", 1, "")
+	})
 }

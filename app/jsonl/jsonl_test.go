@@ -198,12 +198,23 @@ func TestDecodeRecord(t *testing.T) {
 // what encoding/json accepts, with the same value (encoding/json is the
 // independent reference).
 func FuzzDecode(f *testing.F) {
-	for _, s := range []string{`{"a":[1,2.5e3,"x",null,true]}`, `{"a":1,"a":2}`, `[`, `"\ud800\udc00"`, `{"a":"\u00zz"}`, `01`, `{} x`, `-0.0E-0`} {
+	for _, s := range []string{`{"a":[1,2.5e3,"x",null,true]}`, `{"a":1,"a":2}`, `[`, `"\ud800\udc00"`, `{"a":"\u00zz"}`, `01`, `{} x`, `-0.0E-0`,
+		// issue 9: exponents no float64 holds, deep nesting, NUL, invalid UTF-8, duplicate keys
+		`{"a":1e-9999999,"b":1e99999999999,"c":-1e999999,"d":0e99999999}`, strings.Repeat("[", 600) + strings.Repeat("]", 600),
+		"{\"a\":\"\x00\"}", "{\"a\":\"\xff\"}", `{"a":{"b":1,"b":2},"a":3}`} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
 		v, problems := Decode(b)
 		if !utf8.Valid(b) {
+			return
+		}
+		if nesting(b) > MaxDepth {
+			// deeper than the cap (encoding/json allows 10000): refused,
+			// whatever encoding/json says
+			if v != nil {
+				t.Fatalf("%q: nesting over %d accepted", b, MaxDepth)
+			}
 			return
 		}
 		want, err := reference(b)
@@ -216,6 +227,26 @@ func FuzzDecode(f *testing.F) {
 			t.Fatalf("%q: Decode = %#v, encoding/json = %#v", b, v, want)
 		}
 	})
+}
+
+// nesting is the deepest nesting of [ and { in b outside strings.
+func nesting(b []byte) int {
+	depth, deepest, inStr := 0, 0, false
+	for i := 0; i < len(b); i++ {
+		switch c := b[i]; {
+		case inStr && c == '\\':
+			i++
+		case c == '"':
+			inStr = !inStr
+		case inStr:
+		case c == '[' || c == '{':
+			depth++
+			deepest = max(deepest, depth)
+		case c == ']' || c == '}':
+			depth--
+		}
+	}
+	return deepest
 }
 
 // TestDecodeStream: values one after another, each located at its first

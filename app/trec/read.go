@@ -190,7 +190,7 @@ type lineError struct {
 // stops at the first malformed line. The streaming workers and the
 // in-memory reader both read lines through it, so they accept and reject
 // exactly the same lines.
-func scanRunLines(data []byte, first int64, add func(qid, docno, sim, tag []byte, line int64)) *lineError {
+func scanRunLines(data []byte, first int64, add func(qid, docno []byte, sim float64, tag []byte, line int64)) *lineError {
 	lineNo := first - 1
 	for len(data) > 0 {
 		var line []byte
@@ -204,10 +204,11 @@ func scanRunLines(data []byte, first int64, add func(qid, docno, sim, tag []byte
 		if !ok {
 			return &lineError{line: lineNo, msg: malformedRunLine(line)}
 		}
-		if msg := badScore(sim, qid); msg != "" {
+		score, msg := readScore(sim, qid)
+		if msg != "" {
 			return &lineError{line: lineNo, msg: msg}
 		}
-		add(qid, docno, sim, tag, lineNo)
+		add(qid, docno, score, tag, lineNo)
 	}
 	return nil
 }
@@ -215,9 +216,9 @@ func scanRunLines(data []byte, first int64, add func(qid, docno, sim, tag []byte
 // parseRunLines parses whole run lines starting at line number first into
 // docs (when keep is true). It validates every line either way.
 func parseRunLines(data []byte, first int64, keep bool, docs []rankedDoc) ([]rankedDoc, *lineError) {
-	le := scanRunLines(data, first, func(_, docno, sim, _ []byte, line int64) {
+	le := scanRunLines(data, first, func(_, docno []byte, sim float64, _ []byte, line int64) {
 		if keep {
-			docs = append(docs, rankedDoc{sim: atof(sim), docno: bstr(docno), line: line})
+			docs = append(docs, rankedDoc{sim: sim, docno: bstr(docno), line: line})
 		}
 	})
 	return docs, le
@@ -468,10 +469,10 @@ func bufferedRun(data []byte, e *evaluator) (string, error) {
 	docs := make([][]rankedDoc, len(e.qs.queries))
 	var lastTag []byte
 	seen := false
-	le := scanRunLines(data, 1, func(qid, docno, sim, tag []byte, line int64) {
+	le := scanRunLines(data, 1, func(qid, docno []byte, sim float64, tag []byte, line int64) {
 		lastTag, seen = tag, true
 		if i, ok := index[string(qid)]; ok {
-			docs[i] = append(docs[i], rankedDoc{sim: atof(sim), docno: bstr(docno), line: line})
+			docs[i] = append(docs[i], rankedDoc{sim: sim, docno: bstr(docno), line: line})
 		}
 	})
 	if le != nil {

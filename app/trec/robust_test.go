@@ -99,6 +99,9 @@ func FuzzEvaluateBytes(f *testing.F) {
 	f.Add([]byte(qrelsA), []byte(runA))
 	f.Add([]byte("q 0 a 999999\n"), []byte("q Q0 a 1 nan t\n"))
 	f.Add([]byte("q 0 a -5\n"), []byte("q Q0 a 1 1 t\nq Q0 a 1 1 t\n"))
+	// issue 9: scores that are not whole finite numbers, and exponents
+	f.Add([]byte("q 0 a 1\nq 0 b 1\n"), []byte("q Q0 a 1 NaN t\nq Q0 b 2 -Infinity t\nq Q0 c 3 0.5abc t\n"))
+	f.Add([]byte("q 0 a 1\n"), []byte("q Q0 a 1 1e-9999999 t\nq Q0 b 2 1e99999999999 t\nq Q0 c 3 0x1.8p1 t\n"))
 	f.Fuzz(func(t *testing.T, qrels, run []byte) {
 		o := DefaultOptions()
 		o.Measures = []string{"all_trec"}

@@ -6,26 +6,27 @@ import (
 	"strconv"
 )
 
-// badScore says why a run line's score field is not a finite number ("" when
-// it is one). trec_eval reads the field with atof, which takes the longest
-// numeric prefix ("0.5abc" is 0.5, "abc" is 0) and accepts "nan" and "inf";
-// a NaN compares false with every score, so the sorted order — and every
-// measure — then depends on the order of the lines. This package refuses
-// such a line instead, as eval752's other readers of run files do
-// (dataset.RunScore: strconv.ParseFloat must read the whole field and give
-// a finite value). A plain decimal field is checked by one scan and atof's
-// fast path; the rest (hex floats, spelled specials) by strconv.ParseFloat.
-func badScore(sim, qid []byte) string {
+// readScore reads a run line's score field: its value as trec_eval's atof
+// reads it, and msg saying why it is refused ("" when it is a finite number
+// written whole). atof takes the longest numeric prefix ("0.5abc" is 0.5,
+// "abc" is 0) and accepts "nan" and "inf"; a NaN compares false with every
+// score, so the sorted order — and every measure — then depends on the
+// order of the lines. This package refuses such a line instead, as
+// eval752's other readers of run files do (dataset.RunScore:
+// strconv.ParseFloat must read the whole field and give a finite value). A
+// plain decimal field costs one scan and atof's fast path; the rest (hex
+// floats, spelled specials) go through strconv.ParseFloat.
+func readScore(sim, qid []byte) (float64, string) {
 	if plainDecimal(sim) {
-		if !math.IsInf(atof(sim), 0) {
-			return ""
+		if f := atof(sim); !math.IsInf(f, 0) {
+			return f, ""
 		}
 	} else if f, err := strconv.ParseFloat(string(sim), 64); err == nil && !math.IsNaN(f) && !math.IsInf(f, 0) {
-		return "" // a hex float: strtod reads it whole too
+		return atof(sim), "" // a hex float: strtod reads it whole too
 	} else if err != nil && !isRange(err) {
-		return fmt.Sprintf("score %q is not a number (trec_eval's atof would read it as %v)", clip(sim), atof(sim))
+		return 0, fmt.Sprintf("score %q is not a number (trec_eval's atof would read it as %v)", clip(sim), atof(sim))
 	}
-	return fmt.Sprintf("score %q is not a finite number, so the ranking of query %q is undefined", clip(sim), clip(qid))
+	return 0, fmt.Sprintf("score %q is not a finite number, so the ranking of query %q is undefined", clip(sim), clip(qid))
 }
 
 func isRange(err error) bool {
