@@ -48,7 +48,10 @@ func Audit(ds *dataset.Dataset, opt Options) (*report.Report, finding.List) {
 	ps := corpusPassages(ds)
 	ref, rf := refusalAudit(ds, qs, ps, opt)
 	fs = append(fs, rf...)
-	pairs, lf := leakage(ds, qs, ps, opt)
+	pairs, lf, ok := isolationMemo.take(ds, leakKeyOf(opt)) // computed by SplitIsolation during validation
+	if !ok {
+		pairs, lf = leakage(ds, qs, ps, opt)
+	}
 	fs = append(fs, lf...)
 	fs = fs.Normalize()
 

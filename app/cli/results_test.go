@@ -157,18 +157,19 @@ const boundApproval = `"security_review":"passed","cloud_approved_by":"r","raw_s
 
 const zeroSHA = "0000000000000000000000000000000000000000000000000000000000000000"
 
-// An error only the audit finds (seed 003 §3.3: one document's text in two
-// splits) makes `results` exit 1, as `audit` does, and the manifest counts
-// it; validation alone finds nothing.
-func TestResultsAuditErrorExit(t *testing.T) {
+// A split-isolation error (seed 003 §3.3: one document's text in two
+// splits) is a validation gate (SPEC §3, issue 11): `validate` exits 1 on it,
+// as `audit` and `results` do, and the results manifest counts it in the
+// validation counts and in the audit's (which include validation's).
+func TestResultsSplitLeakErrorExit(t *testing.T) {
 	dir := t.TempDir()
 	t.Chdir(dir)
 	doc := func(id, split string) string {
 		return `{"doc_id":"` + id + `","title":"t","review_state":"CLOUD_APPROVED",` + boundApproval + `,"split":"` + split + `","text":"甲地铜矿位于北部山区。样品H1的铜品位为1.20%。钻孔ZK1深度为300米。"}`
 	}
 	os.WriteFile("documents.jsonl", []byte(doc("doc_a", "train")+"\n"+doc("doc_c", "test")+"\n"), 0o644)
-	if code, out, _ := runCLI(t, "validate", "documents.jsonl"); code != ExitOK {
-		t.Fatalf("validate: exit %d\n%s", code, out)
+	if code, out, _ := runCLI(t, "validate", "documents.jsonl"); code != ExitErrors || !strings.Contains(out, "documents.jsonl:2: error audit.leak-doc-exact") {
+		t.Fatalf("validate: exit %d, want %d with audit.leak-doc-exact at documents.jsonl:2\n%s", code, ExitErrors, out)
 	}
 	if code, _, _ := runAuditCmd("documents.jsonl"); code != ExitErrors {
 		t.Fatalf("audit: exit %d, want %d (leak-doc-exact)", code, ExitErrors)
@@ -183,8 +184,8 @@ func TestResultsAuditErrorExit(t *testing.T) {
 	if err := json.Unmarshal(files[engine.ResultsDir+"manifest.json"], &m); err != nil {
 		t.Fatal(err)
 	}
-	if m.AuditCounts == nil || m.AuditCounts.Error != 1 || m.Counts.Error != 0 {
-		t.Errorf("manifest counts %+v, audit counts %+v; want 0 validation errors and 1 audit error", m.Counts, m.AuditCounts)
+	if m.AuditCounts == nil || m.AuditCounts.Error != 1 || m.Counts.Error != 1 {
+		t.Errorf("manifest counts %+v, audit counts %+v; want the one leak in both", m.Counts, m.AuditCounts)
 	}
 }
 

@@ -41,7 +41,8 @@ func DefaultOptions() Options {
 }
 
 // Validate loads inputs and runs every validation rule (SPEC §3 gates 1–3,
-// seed 002's gates). It is what `eval752 validate` prints and what the page
+// seed 002's gates, and the split-isolation gates of seed 003 §3.3, §4.5:
+// audit.SplitIsolation). It is what `eval752 validate` prints and what the page
 // counts. The dataset is returned for callers that go on to score it.
 //
 // A panic anywhere inside is recovered: err is then an *InternalError
@@ -63,6 +64,9 @@ func Validate(ctx context.Context, inputs []dataset.Input, opt Options, progress
 	all = append(all, validate.Run(ds, opt.Validate)...)
 	if !opt.SkipAudit {
 		all = append(all, audit.Rules(ds, opt.Audit)...)
+		// split isolation (seed 003 §3.3, §4.5) is a validation gate
+		// (SPEC §3): its errors make `validate` exit 1
+		all = append(all, audit.SplitIsolation(ds, opt.Audit)...)
 	}
 	ds.Locate(all)
 	return ds, all.Normalize(), nil

@@ -550,7 +550,8 @@ func gather(col []float64, idx []int) []float64 {
 }
 
 // flags summarises the per-item conditions a reviewer must see beside a
-// figure (itemscore.FlagFor decides per item): "unjudged: k items" (seed
+// figure (itemscore.FlagsFor decides per item; an item counts under each of
+// its flags): "unjudged: k items" (seed
 // 003: a figure computed over unjudged candidates is marked, never silently
 // treated as 0), "unresolved judgments: k items" (nDCG over graded
 // judgments that did not resolve) and, for retrieval metrics,
