@@ -188,6 +188,8 @@ func (l *Log) Recompute() finding.List {
 		}
 		var v *float64
 		switch {
+		case l.Group:
+			r.Note = "an lm-eval group: its numbers aggregate its subtasks' results"
 		case run == nil || len(run.Samples) == 0:
 			r.Note = "no samples in the log"
 		default:
@@ -229,6 +231,17 @@ func (l *Log) recompute(r *Reported, run *Run) *float64 {
 	switch l.Tool {
 	case ToolPromptfoo:
 		return l.recomputePromptfoo(r, run)
+	}
+	if l.Tool == ToolLMEval {
+		if l.Group {
+			r.Note = "an lm-eval group: its numbers aggregate its subtasks' results"
+			return nil
+		}
+		m, _, _ := strings.Cut(r.Scorer, ",")
+		if ok, why := l.lmevalMean(m); !ok && r.Metric != "n-samples" {
+			r.Note = why
+			return nil
+		}
 	}
 	if !knownReducer(l.Reducers[r.Scorer]) {
 		r.Note = "reducer " + strconv.Quote(l.Reducers[r.Scorer]) + " is not one eval752 recomputes"

@@ -217,7 +217,7 @@ func (l *Log) Finish() finding.List {
 			})
 		}
 	}
-	if n == 0 && l.Format != model.FormatLMEvalSamples {
+	if n == 0 && l.Format != model.FormatLMEvalSamples && !l.Group {
 		fs = append(fs, RuleNoSamples.At(l.Path, 0, "", "the %s log of task %q holds no samples: nothing to score, and its headline numbers cannot be re-checked", l.Tool, l.Task))
 	}
 	return fs

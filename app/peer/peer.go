@@ -154,6 +154,12 @@ type Log struct {
 	Linked bool
 	// Reducers is the Inspect reducer per scorer ("" = mean).
 	Reducers map[string]string
+	// Aggregations is lm-eval's aggregation per metric name, from
+	// configs.<task>.metric_list ("mean", "perplexity", …).
+	Aggregations map[string]string
+	// Group: an lm-eval group (its group_subtasks list is not empty): its
+	// numbers aggregate its subtasks' results and have no samples of their own.
+	Group bool
 }
 
 // TaskKey is the task name used to match sample ids across logs: the last

@@ -211,3 +211,37 @@ func TestDuplicateSample(t *testing.T) {
 		t.Errorf("reduced %+v", red)
 	}
 }
+
+// TestLMEvalAggregations: only mean-aggregated metrics are recomputed; a
+// perplexity (exp of a mean log-likelihood) or a group's numbers are
+// listed as not recomputed, and a group has no samples of its own (no
+// peer.no-samples warning).
+func TestLMEvalAggregations(t *testing.T) {
+	src := `{"results": {"lambada": {"acc,none": 0.5, "perplexity,none": 3.2}, "suite": {"acc,none": 0.5}},
+	 "group_subtasks": {"suite": ["lambada"], "lambada": []},
+	 "configs": {"lambada": {"metric_list": [{"metric": "acc", "aggregation": "mean"}, {"metric": "perplexity", "aggregation": "perplexity"}]}},
+	 "n-samples": {"lambada": {"original": 2, "effective": 2}}, "model_name": "m"}`
+	v, _ := jsonl.Decode([]byte(src))
+	logs := LMEvalResults("results_2025-01-01T00-00-00.1.json", v.(map[string]any))
+	if len(logs) != 2 || logs[0].Task != "lambada" || logs[1].Task != "suite" || !logs[1].Group {
+		t.Fatalf("logs %+v", logs)
+	}
+	lam := logs[0]
+	lam.Runs[0].Samples = []Sample{{ID: "0", Scores: map[string]float64{"acc,none": 1, "perplexity,none": 2}}, {ID: "1", Scores: map[string]float64{"acc,none": 0, "perplexity,none": 4}}}
+	lam.Recompute()
+	got := map[string]bool{}
+	for _, r := range lam.Reported {
+		got[r.Metric] = r.Recomputed != nil && !r.Mismatch
+	}
+	if !got["acc"] || got["perplexity"] || !got["n-samples"] {
+		t.Errorf("recomputed %v: want acc and n-samples, not perplexity", got)
+	}
+	if fs := logs[1].Finish(); len(fs) != 0 {
+		t.Errorf("group: %v", fs)
+	}
+	for _, f := range logs[1].Recompute() {
+		if f.Code != "peer.not-recomputed" || !strings.Contains(f.Message, "group") {
+			t.Errorf("group finding %v", f)
+		}
+	}
+}
