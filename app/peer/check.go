@@ -188,6 +188,8 @@ func (l *Log) Recompute() finding.List {
 		}
 		var v *float64
 		switch {
+		case r.Note != "":
+			// set by the reader: not recomputable as written
 		case l.Group:
 			r.Note = "an lm-eval group: its numbers aggregate its subtasks' results"
 		case run == nil || len(run.Samples) == 0:

@@ -72,8 +72,16 @@ func (l *Log) InspectHeader(v map[string]any, loc Loc) {
 			if !ok {
 				continue
 			}
-			l.Reported = append(l.Reported, Reported{Loc: Loc{Path: loc.Path, Pointer: ptr(loc.Pointer, "results", "scores", i, "metrics", k, "value")},
-				Run: model, Scorer: name, Metric: k, Value: val})
+			rep := Reported{Loc: Loc{Path: loc.Path, Pointer: ptr(loc.Pointer, "results", "scores", i, "metrics", k, "value")},
+				Run: model, Scorer: name, Metric: k, Value: val}
+			// a metric with arguments (stderr(cluster="…"), a custom
+			// accuracy) is not the plain statistic recomputed here
+			for _, pk := range []string{"params", "options"} {
+				if len(obj(m[pk])) > 0 {
+					rep.Note = "the metric has " + pk + " (" + text(m[pk]) + "); only the plain statistic is recomputed"
+				}
+			}
+			l.Reported = append(l.Reported, rep)
 		}
 	}
 }

@@ -245,3 +245,21 @@ func TestLMEvalAggregations(t *testing.T) {
 		}
 	}
 }
+
+// TestInspectMetricParams: a metric written with arguments (a clustered
+// stderr) is not the plain statistic; it is listed, not recomputed.
+func TestInspectMetricParams(t *testing.T) {
+	v, _ := jsonl.Decode([]byte(`{"eval": {"task": "t", "model": "m"}, "results": {"scores": [{"name": "s", "metrics": {
+	  "accuracy": {"name": "accuracy", "value": 1, "params": {}},
+	  "stderr": {"name": "stderr", "value": 0.1, "params": {"cluster": "group"}}}}]}}`))
+	l := NewInspect("x.json", model.FormatInspectLog)
+	l.InspectHeader(v.(map[string]any), Loc{Path: "x.json"})
+	l.Runs[0].Samples = []Sample{{ID: "1", Scores: map[string]float64{"s": 1}}, {ID: "2", Scores: map[string]float64{"s": 1}}}
+	fs := l.Recompute()
+	if len(fs) != 1 || fs[0].Code != "peer.not-recomputed" || !strings.Contains(fs[0].Message, "cluster") || fs[0].Pointer != "/results/scores/0/metrics/stderr/value" {
+		t.Fatalf("findings %v", fs)
+	}
+	if r := l.Reported[0]; r.Metric != "accuracy" || r.Recomputed == nil || *r.Recomputed != 1 {
+		t.Errorf("accuracy %+v", r)
+	}
+}
