@@ -378,6 +378,9 @@ func (l *loader) file(name string, r io.Reader, size int64, forced model.Format,
 		q, info.Lines, fs, err = ParseQrels(br, name, l.opt.Limits.MaxLineBytes)
 		l.add(fs...)
 		l.ds.Qrels = append(l.ds.Qrels, q)
+	case f == model.FormatInspectEval:
+		// forced on a file that is not a zip (a zip never gets here)
+		l.add(bundle.RuleCorrupt.At(name, 0, "", "an Inspect .eval log is a zip archive; %s is not one (give a .json log as inspect.log)", path.Base(name)))
 	case f == model.FormatBEIRQrels:
 		l.ds.Has[f] = true
 		var q QrelsFile

@@ -263,3 +263,24 @@ func TestInspectMetricParams(t *testing.T) {
 		t.Errorf("accuracy %+v", r)
 	}
 }
+
+// TestSampleBytesKept: a sample with a 1 MiB input, output and 100 choices
+// keeps at most MaxText bytes of each text and 26 choices of 512 bytes
+// (docs/formats.md "Large logs"); the digest is of the whole input.
+func TestSampleBytesKept(t *testing.T) {
+	big := strings.Repeat("x", 1<<20)
+	choices := make([]any, 100)
+	for i := range choices {
+		choices[i] = big
+	}
+	l := NewInspect("a.eval", model.FormatInspectEval)
+	l.InspectSample(map[string]any{"id": json.Number("1"), "input": big, "target": big, "choices": choices,
+		"output": map[string]any{"completion": big}}, Loc{Path: "a.eval!samples/1_epoch_1.json"})
+	s := l.Runs[0].Samples[0]
+	if len(s.Input) > MaxText+3 || len(s.Target) > MaxText+3 || len(s.Output) > MaxText+3 || len(s.Choices) != MaxChoices || len(s.Choices[0]) > MaxChoiceText+3 {
+		t.Errorf("kept %d / %d / %d bytes, %d choices of %d", len(s.Input), len(s.Target), len(s.Output), len(s.Choices), len(s.Choices[0]))
+	}
+	if s.Digest != Digest(big) {
+		t.Error("digest not of the whole input")
+	}
+}
