@@ -25,6 +25,7 @@ import (
 	"eval752/app/formats"
 	"eval752/app/jsonl"
 	"eval752/app/model"
+	"eval752/app/peer"
 )
 
 // headSize is how much of a file format detection looks at first; a file
@@ -528,6 +529,12 @@ func (l *loader) jsonDocument(name string, r io.Reader, f model.Format, fc fileC
 		l.ds.KeyLines = map[string]map[string]int{}
 	}
 	l.ds.KeyLines[name] = at
+	if f == model.FormatHELMPerInstance || f == model.FormatHELMStats {
+		// a HELM array file is one record: the run's instances or figures
+		l.add(formats.Validate(f, v, name, 0, "")...)
+		l.ds.Peers = append(l.ds.Peers, peer.HELM(f, name, v))
+		return 0, nil
+	}
 	switch t := v.(type) {
 	case map[string]any:
 		l.addRecord(f, Loc{Path: name}, t, nil, "", fc)
@@ -670,7 +677,8 @@ func (l *loader) addRecord(f model.Format, loc Loc, raw map[string]any, line []b
 		}
 	case model.FormatRAGConfig:
 		l.ds.Configs = append(l.ds.Configs, Rec[model.RAGConfig]{Loc: loc, Raw: raw, V: model.RAGConfig(raw), Typed: true})
-	case model.FormatInspectLog, model.FormatLMEvalResults, model.FormatLMEvalSamples, model.FormatPromptfoo, model.FormatRanxQrels, model.FormatRanxRun:
+	case model.FormatInspectLog, model.FormatLMEvalResults, model.FormatLMEvalSamples, model.FormatPromptfoo, model.FormatRanxQrels, model.FormatRanxRun,
+		model.FormatHELMRunSpec, model.FormatHELMScenario, model.FormatHELMState:
 		l.peerRecord(f, loc, raw)
 		return
 	case model.FormatManifest, model.FormatMeta, model.FormatRunConfig:

@@ -249,6 +249,22 @@ func (l *Log) recompute(r *Reported, run *Run) *float64 {
 		r.Note = "reducer " + strconv.Quote(l.Reducers[r.Scorer]) + " is not one eval752 recomputes"
 		return nil
 	}
+	if l.Tool == ToolHELM && strings.HasPrefix(r.Scorer, "num_instances@") {
+		// HELM's instance count of a split: the ids with a stat of it
+		suffix := "@" + strings.TrimPrefix(r.Scorer, "num_instances@")
+		n := 0
+		for _, red := range l.Reduce(run) {
+			for k := range red.Scores {
+				if strings.HasSuffix(k, suffix) {
+					n++
+					break
+				}
+			}
+		}
+		r.N, r.Count = n, true
+		v := float64(n)
+		return &v
+	}
 	var vs []float64
 	for _, red := range l.Reduce(run) {
 		if v, ok := red.Scores[r.Scorer]; ok {
@@ -325,6 +341,7 @@ func b01(b bool) float64 {
 // timestamp; run names are made unique across all logs (a name used by two
 // logs gets " (<file>)" appended). Logs are returned in input order.
 func Link(logs []*Log) []*Log {
+	logs = mergeHELM(logs)
 	var out []*Log
 	for _, l := range logs {
 		if l.Format != "lmeval.samples" {
@@ -403,6 +420,7 @@ type Unit struct {
 	Input   string
 	Target  string
 	Choices []string
+	Split   string
 	// MatchedBy says how later logs' samples joined it: "id" or "digest".
 	MatchedBy []string
 }
@@ -455,7 +473,7 @@ func Match(logs []*Log) ([]Unit, []Output) {
 				}
 				if !ok {
 					ui = len(units)
-					units = append(units, Unit{ID: l.Task + "/" + s.ID, Task: l.Task, Tool: l.Tool, Loc: s.Loc, Input: s.Input, Target: s.Target, Choices: s.Choices})
+					units = append(units, Unit{ID: l.Task + "/" + s.ID, Task: l.Task, Tool: l.Tool, Loc: s.Loc, Input: s.Input, Target: s.Target, Choices: s.Choices, Split: s.Split})
 					owner = append(owner, li)
 					byDigest[s.Digest] = append(byDigest[s.Digest], ui)
 				} else if !slices.Contains(logOf[ui], l) {
