@@ -379,3 +379,48 @@ func TestPeerResultsBundle(t *testing.T) {
 		}
 	}
 }
+
+// TestPeerHELM: a HELM run folder (run_spec, scenario, scenario_state,
+// per_instance_stats, stats) is one run. Instances id1–id3 are test
+// (exact_match 1 0 1, f1 1 0.5 1), id4 is valid (0, 0): stats.json's
+// exact_match@test 2/3, f1_score@test 2.5/3, num_instances 3 / 1 recompute
+// equal; perplexity (no per-instance value) is not recomputed; the
+// perturbed entry is not checked. exact_match is the primary stat:
+// answer.correct 2/4 over both splits, 2/3 on split=test.
+func TestPeerHELM(t *testing.T) {
+	dir := peerDir + "helm/capitals_mockllm/"
+	var files []string
+	for _, f := range []string{"run_spec.json", "scenario.json", "scenario_state.json", "per_instance_stats.json", "stats.json"} {
+		files = append(files, dir+f)
+	}
+	rep := scoreJSON(t, files...)
+	want := []string{"helm.run_spec", "helm.scenario", "helm.scenario_state", "helm.per_instance_stats", "helm.stats"}
+	for i, in := range rep.Inputs {
+		if string(in.Format) != want[i] {
+			t.Errorf("input %s format %s, want %s", in.Path, in.Format, want[i])
+		}
+	}
+	rows := headlineRows(t, rep)
+	checks := map[string]string{}
+	for _, r := range rows {
+		checks[r.scorer] = r.check
+		if r.scorer == "exact_match@test" && r.recomputed != "0.6666666666666666" || r.scorer == "f1_score@test" && r.recomputed != "0.8333333333333334" {
+			t.Errorf("row %+v", r)
+		}
+	}
+	for _, sc := range []string{"num_instances@test", "num_instances@valid", "exact_match@test", "exact_match@valid", "f1_score@test", "f1_score@valid", "num_references@test", "num_references@valid"} {
+		if checks[sc] != "ok" {
+			t.Errorf("%s: %q", sc, checks[sc])
+		}
+	}
+	if !strings.HasPrefix(checks["perplexity@test"], "not recomputed") || len(rows) != 9 {
+		t.Errorf("%d rows: %v", len(rows), checks)
+	}
+	wantCell(t, rep, "answer.correct", "mockllm/model", 0.5)
+	if c, ok := findCell(rep, "answer.correct", "split=test", "mockllm/model"); !ok || !near(*c.Value, 2.0/3) {
+		t.Errorf("answer.correct split=test: %+v", c)
+	}
+	if len(rep.Items) != 4 || rep.Items[0].Question != "What is the capital of France?" || rep.Items[0].Reference != "Paris" {
+		t.Errorf("items %+v", rep.Items)
+	}
+}

@@ -25,6 +25,7 @@ import (
 	"eval752/app/formats"
 	"eval752/app/jsonl"
 	"eval752/app/model"
+	"eval752/app/peer"
 )
 
 // headSize is how much of a file format detection looks at first; a file
@@ -387,6 +388,9 @@ func (l *loader) file(name string, r io.Reader, size int64, forced model.Format,
 		q, info.Lines, fs, err = ParseQrels(br, name, l.opt.Limits.MaxLineBytes)
 		l.add(fs...)
 		l.ds.Qrels = append(l.ds.Qrels, q)
+	case f == model.FormatInspectEval:
+		// forced on a file that is not a zip (a zip never gets here)
+		l.add(bundle.RuleCorrupt.At(name, 0, "", "an Inspect .eval log is a zip archive; %s is not one (give a .json log as inspect.log)", path.Base(name)))
 	case f == model.FormatBEIRQrels:
 		l.ds.Has[f] = true
 		var q QrelsFile
@@ -534,6 +538,12 @@ func (l *loader) jsonDocument(name string, r io.Reader, f model.Format, fc fileC
 		l.ds.KeyLines = map[string]map[string]int{}
 	}
 	l.ds.KeyLines[name] = at
+	if f == model.FormatHELMPerInstance || f == model.FormatHELMStats {
+		// a HELM array file is one record: the run's instances or figures
+		l.add(formats.Validate(f, v, name, 0, "")...)
+		l.ds.Peers = append(l.ds.Peers, peer.HELM(f, name, v))
+		return 0, nil
+	}
 	switch t := v.(type) {
 	case map[string]any:
 		l.addRecord(f, Loc{Path: name}, t, nil, "", fc)
@@ -678,7 +688,8 @@ func (l *loader) addRecord(f model.Format, loc Loc, raw map[string]any, line []b
 		}
 	case model.FormatRAGConfig:
 		l.ds.Configs = append(l.ds.Configs, Rec[model.RAGConfig]{Loc: loc, Raw: raw, V: model.RAGConfig(raw), Typed: true})
-	case model.FormatInspectLog, model.FormatLMEvalResults, model.FormatLMEvalSamples, model.FormatPromptfoo, model.FormatRanxQrels, model.FormatRanxRun:
+	case model.FormatInspectLog, model.FormatLMEvalResults, model.FormatLMEvalSamples, model.FormatPromptfoo, model.FormatRanxQrels, model.FormatRanxRun,
+		model.FormatHELMRunSpec, model.FormatHELMScenario, model.FormatHELMState:
 		l.peerRecord(f, loc, raw)
 		return
 	case model.FormatManifest, model.FormatMeta, model.FormatRunConfig:

@@ -42,6 +42,8 @@ func (l *loader) peerRecord(f model.Format, loc Loc, raw map[string]any) {
 		l.ds.Peers = append(l.ds.Peers, peer.Promptfoo(loc.Path, raw))
 	case model.FormatRanxQrels, model.FormatRanxRun:
 		l.ranx(f, loc.Path, raw)
+	case model.FormatHELMRunSpec, model.FormatHELMScenario, model.FormatHELMState:
+		l.ds.Peers = append(l.ds.Peers, peer.HELM(f, loc.Path, raw))
 	}
 }
 
@@ -273,6 +275,15 @@ func (l *loader) finishPeers() {
 	}
 	l.ds.Peers = peer.Link(l.ds.Peers)
 	for _, lg := range l.ds.Peers {
+		// samples of a whole-file log are located at their value's line
+		for _, r := range lg.Runs {
+			for i := range r.Samples {
+				s := &r.Samples[i]
+				if s.Line == 0 && s.Pointer != "" {
+					s.Line = l.ds.KeyLines[s.Path][s.Pointer]
+				}
+			}
+		}
 		l.add(lg.Finish()...)
 		fs := lg.Recompute()
 		// a headline of a whole-file log is located at its key's line

@@ -31,9 +31,24 @@ func InspectEntries(names []string) bool {
 // (evalId, or results holding prompts/stats), ranx qrels / runs (an object
 // of objects of numbers; whole files only).
 func peerFormat(base string, body []byte, complete bool) (model.Format, string) {
+	if ek := firstElementKeys(body); ek != nil {
+		switch {
+		case ek["instance_id"] && ek["stats"]:
+			return model.FormatHELMPerInstance, "a JSON array of objects with instance_id and stats: a HELM per_instance_stats.json"
+		case ek["name"] && ek["count"] && (ek["mean"] || ek["sum"]):
+			return model.FormatHELMStats, "a JSON array of objects with name, count, sum, mean: a HELM stats.json"
+		}
+		return model.FormatUnknown, ""
+	}
 	keys, sub := topKeys(body)
 	has := func(k string) bool { return keys[k] }
 	switch {
+	case has("adapter_spec") && has("request_states"):
+		return model.FormatHELMState, "top-level keys adapter_spec and request_states: a HELM scenario_state.json"
+	case has("name") && has("scenario_spec") && has("adapter_spec"):
+		return model.FormatHELMRunSpec, "top-level keys name, scenario_spec, adapter_spec: a HELM run_spec.json"
+	case has("name") && has("description") && has("tags") && has("definition_path"):
+		return model.FormatHELMScenario, "top-level keys name, description, tags, definition_path: a HELM scenario.json"
 	case has("eval") && (has("samples") || has("results") || has("plan") || has("status") || has("version")) && sub["eval"]["task"]:
 		return model.FormatInspectLog, "top-level keys eval (with task), status, results, samples: an Inspect AI EvalLog"
 	case has("results") && (has("configs") || has("versions") || has("n-samples") || has("n-shot") || has("group_subtasks")):
@@ -142,4 +157,33 @@ func ranxFormat(base string, body []byte) (model.Format, bool) {
 		return model.FormatRanxQrels, true
 	}
 	return model.FormatRanxRun, true
+}
+
+// firstElementKeys returns the keys of the first element of a JSON array
+// document when that element is an object (nil when body is not an array).
+func firstElementKeys(body []byte) map[string]bool {
+	dec := json.NewDecoder(bytes.NewReader(body))
+	if t, err := dec.Token(); err != nil || t != json.Delim('[') {
+		return nil
+	}
+	keys := map[string]bool{}
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return keys
+	}
+	for dec.More() {
+		t, err := dec.Token()
+		if err != nil {
+			return keys
+		}
+		k, ok := t.(string)
+		if !ok {
+			return keys
+		}
+		keys[k] = true
+		var skip json.RawMessage
+		if dec.Decode(&skip) != nil {
+			return keys
+		}
+	}
+	return keys
 }

@@ -23,6 +23,11 @@ func TestDetectPeers(t *testing.T) {
 		{"ir/qrels.json", model.FormatRanxQrels},
 		{"ir/run.json", model.FormatRanxRun},
 		{"ir/qrels.tsv", model.FormatBEIRQrels},
+		{"helm/capitals_mockllm/run_spec.json", model.FormatHELMRunSpec},
+		{"helm/capitals_mockllm/scenario.json", model.FormatHELMScenario},
+		{"helm/capitals_mockllm/scenario_state.json", model.FormatHELMState},
+		{"helm/capitals_mockllm/per_instance_stats.json", model.FormatHELMPerInstance},
+		{"helm/capitals_mockllm/stats.json", model.FormatHELMStats},
 	} {
 		b, err := os.ReadFile("../peer/testdata/" + c.file)
 		if err != nil {
@@ -36,7 +41,7 @@ func TestDetectPeers(t *testing.T) {
 				t.Errorf("%s as %s: detected %q, want %q", c.file, name, got, c.want)
 			}
 		}
-		if c.want == model.FormatInspectLog || c.want == model.FormatPromptfoo || c.want == model.FormatLMEvalResults {
+		if c.want == model.FormatInspectLog || c.want == model.FormatPromptfoo || c.want == model.FormatLMEvalResults || c.want == model.FormatHELMState || c.want == model.FormatHELMPerInstance {
 			if got := Detect(c.file, b[:len(b)/2], false).Format; got != c.want {
 				t.Errorf("%s cut in half: detected %q, want %q", c.file, got, c.want)
 			}

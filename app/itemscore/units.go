@@ -146,7 +146,7 @@ func buildUnits(ds *dataset.Dataset) ([]*unitSpec, map[string]int, []chunkQrels)
 		pu := &pus[i]
 		u := &unitSpec{peer: pu, Unit: Unit{ID: pu.ID, Format: peerFormat(ds, pu), Set: pu.Set, Loc: dataset.Loc{Path: pu.Loc.Path, Line: pu.Loc.Line},
 			Question: pu.Input, Reference: pu.Target, Answerable: true}}
-		u.Strata = strata("set", u.Set, "type", pu.Task, "source", pu.Tool)
+		u.Strata = strata("set", u.Set, "split", pu.Split, "type", pu.Task, "source", pu.Tool)
 		us = append(us, u)
 	}
 	byID := map[string]int{}

@@ -18,7 +18,7 @@ var answerCorrectFamily = Family{
 var toolScoreFamily = Family{
 	Name:  "tool.score",
 	Group: GroupAnswer,
-	Help: "The evaluation tool's own per-item score, read from its log: Inspect AI's primary scorer value (C = 1, P = 0.5, I = N = 0, numbers as they are) reduced over epochs with the log's reducer (mean by default); lm-evaluation-harness's per-doc value of the primary metric (acc, else exact_match); promptfoo's row score. " +
+	Help: "The evaluation tool's own per-item score, read from its log: Inspect AI's primary scorer value (C = 1, P = 0.5, I = N = 0, numbers as they are) reduced over epochs with the log's reducer (mean by default); lm-evaluation-harness's per-doc value of the primary metric (acc, else exact_match); promptfoo's row score; HELM's primary per-instance stat (exact_match, else quasi / prefix exact match, f1_score, rouge_l). " +
 		"Its mean is the tool's headline accuracy / mean / score recomputed; answer.correct on these items is the tool's pass verdict (promptfoo success; otherwise a reduced score of 1).",
 	Formula:        "reduce_epochs(value(score))",
 	Source:         "issue 14; Inspect AI value_to_float and mean reducer; lm-eval per-sample metrics; promptfoo gradingResult.score",

@@ -41,16 +41,21 @@ const (
 	FormatTRECQrels      Format = "trec.qrels"         // qid 0 docid rel
 	FormatTRECRun        Format = "trec.run"           // qid Q0 docid rank score tag
 	// Logs of other evaluation tools (docs/formats.md "Logs of other tools").
-	FormatInspectEval   Format = "inspect.eval"     // Inspect AI .eval zip (header.json, samples/*.json, summaries, journal)
-	FormatInspectLog    Format = "inspect.log"      // Inspect AI .json log (one EvalLog with its samples)
-	FormatInspectSample Format = "inspect.sample"   // one sample of an Inspect log (schema only: samples/<id>_epoch_<n>.json)
-	FormatLMEvalResults Format = "lmeval.results"   // lm-evaluation-harness results_*.json
-	FormatLMEvalSamples Format = "lmeval.samples"   // lm-evaluation-harness samples_<task>_*.jsonl (--log_samples)
-	FormatPromptfoo     Format = "promptfoo.output" // promptfoo eval -o results.json
-	FormatBEIRQrels     Format = "beir.qrels"       // BEIR / ir_datasets qrels TSV: query-id corpus-id score (header line)
-	FormatRanxQrels     Format = "ranx.qrels"       // ranx JSON qrels {qid: {docid: grade}}
-	FormatRanxRun       Format = "ranx.run"         // ranx JSON run {qid: {docid: score}}
-	FormatUnknown       Format = ""
+	FormatInspectEval     Format = "inspect.eval"            // Inspect AI .eval zip (header.json, samples/*.json, summaries, journal)
+	FormatInspectLog      Format = "inspect.log"             // Inspect AI .json log (one EvalLog with its samples)
+	FormatInspectSample   Format = "inspect.sample"          // one sample of an Inspect log (schema only: samples/<id>_epoch_<n>.json)
+	FormatLMEvalResults   Format = "lmeval.results"          // lm-evaluation-harness results_*.json
+	FormatLMEvalSamples   Format = "lmeval.samples"          // lm-evaluation-harness samples_<task>_*.jsonl (--log_samples)
+	FormatPromptfoo       Format = "promptfoo.output"        // promptfoo eval -o results.json
+	FormatBEIRQrels       Format = "beir.qrels"              // BEIR / ir_datasets qrels TSV: query-id corpus-id score (header line)
+	FormatRanxQrels       Format = "ranx.qrels"              // ranx JSON qrels {qid: {docid: grade}}
+	FormatRanxRun         Format = "ranx.run"                // ranx JSON run {qid: {docid: score}}
+	FormatHELMRunSpec     Format = "helm.run_spec"           // HELM run folder: run_spec.json
+	FormatHELMScenario    Format = "helm.scenario"           // HELM run folder: scenario.json
+	FormatHELMState       Format = "helm.scenario_state"     // HELM run folder: scenario_state.json (instances, completions)
+	FormatHELMPerInstance Format = "helm.per_instance_stats" // HELM run folder: per_instance_stats.json
+	FormatHELMStats       Format = "helm.stats"              // HELM run folder: stats.json (the run's aggregated figures)
+	FormatUnknown         Format = ""
 )
 
 // Formats lists every format in a stable order (the order of the Formats page).
@@ -62,6 +67,7 @@ var Formats = []Format{
 	FormatTRECQrels, FormatTRECRun,
 	FormatInspectLog, FormatInspectEval, FormatLMEvalResults, FormatLMEvalSamples, FormatPromptfoo,
 	FormatBEIRQrels, FormatRanxQrels, FormatRanxRun,
+	FormatHELMRunSpec, FormatHELMScenario, FormatHELMState, FormatHELMPerInstance, FormatHELMStats,
 }
 
 // SubFormats have a JSON Schema but are never a file by themselves: they

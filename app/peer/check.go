@@ -188,6 +188,10 @@ func (l *Log) Recompute() finding.List {
 		}
 		var v *float64
 		switch {
+		case r.Note != "":
+			// set by the reader: not recomputable as written
+		case l.Group:
+			r.Note = "an lm-eval group: its numbers aggregate its subtasks' results"
 		case run == nil || len(run.Samples) == 0:
 			r.Note = "no samples in the log"
 		default:
@@ -230,9 +234,36 @@ func (l *Log) recompute(r *Reported, run *Run) *float64 {
 	case ToolPromptfoo:
 		return l.recomputePromptfoo(r, run)
 	}
+	if l.Tool == ToolLMEval {
+		if l.Group {
+			r.Note = "an lm-eval group: its numbers aggregate its subtasks' results"
+			return nil
+		}
+		m, _, _ := strings.Cut(r.Scorer, ",")
+		if ok, why := l.lmevalMean(m); !ok && r.Metric != "n-samples" {
+			r.Note = why
+			return nil
+		}
+	}
 	if !knownReducer(l.Reducers[r.Scorer]) {
 		r.Note = "reducer " + strconv.Quote(l.Reducers[r.Scorer]) + " is not one eval752 recomputes"
 		return nil
+	}
+	if l.Tool == ToolHELM && strings.HasPrefix(r.Scorer, "num_instances@") {
+		// HELM's instance count of a split: the ids with a stat of it
+		suffix := "@" + strings.TrimPrefix(r.Scorer, "num_instances@")
+		n := 0
+		for _, red := range l.Reduce(run) {
+			for k := range red.Scores {
+				if strings.HasSuffix(k, suffix) {
+					n++
+					break
+				}
+			}
+		}
+		r.N, r.Count = n, true
+		v := float64(n)
+		return &v
 	}
 	var vs []float64
 	for _, red := range l.Reduce(run) {
@@ -310,6 +341,7 @@ func b01(b bool) float64 {
 // timestamp; run names are made unique across all logs (a name used by two
 // logs gets " (<file>)" appended). Logs are returned in input order.
 func Link(logs []*Log) []*Log {
+	logs = mergeHELM(logs)
 	var out []*Log
 	for _, l := range logs {
 		if l.Format != "lmeval.samples" {
@@ -388,6 +420,7 @@ type Unit struct {
 	Input   string
 	Target  string
 	Choices []string
+	Split   string
 	// MatchedBy says how later logs' samples joined it: "id" or "digest".
 	MatchedBy []string
 }
@@ -440,7 +473,7 @@ func Match(logs []*Log) ([]Unit, []Output) {
 				}
 				if !ok {
 					ui = len(units)
-					units = append(units, Unit{ID: l.Task + "/" + s.ID, Task: l.Task, Tool: l.Tool, Loc: s.Loc, Input: s.Input, Target: s.Target, Choices: s.Choices})
+					units = append(units, Unit{ID: l.Task + "/" + s.ID, Task: l.Task, Tool: l.Tool, Loc: s.Loc, Input: s.Input, Target: s.Target, Choices: s.Choices, Split: s.Split})
 					owner = append(owner, li)
 					byDigest[s.Digest] = append(byDigest[s.Digest], ui)
 				} else if !slices.Contains(logOf[ui], l) {

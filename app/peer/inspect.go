@@ -72,8 +72,16 @@ func (l *Log) InspectHeader(v map[string]any, loc Loc) {
 			if !ok {
 				continue
 			}
-			l.Reported = append(l.Reported, Reported{Loc: Loc{Path: loc.Path, Pointer: ptr(loc.Pointer, "results", "scores", i, "metrics", k, "value")},
-				Run: model, Scorer: name, Metric: k, Value: val})
+			rep := Reported{Loc: Loc{Path: loc.Path, Pointer: ptr(loc.Pointer, "results", "scores", i, "metrics", k, "value")},
+				Run: model, Scorer: name, Metric: k, Value: val}
+			// a metric with arguments (stderr(cluster="…"), a custom
+			// accuracy) is not the plain statistic recomputed here
+			for _, pk := range []string{"params", "options"} {
+				if len(obj(m[pk])) > 0 {
+					rep.Note = "the metric has " + pk + " (" + text(m[pk]) + "); only the plain statistic is recomputed"
+				}
+			}
+			l.Reported = append(l.Reported, rep)
 		}
 	}
 }
@@ -217,7 +225,7 @@ func (l *Log) Finish() finding.List {
 			})
 		}
 	}
-	if n == 0 && l.Format != model.FormatLMEvalSamples {
+	if n == 0 && l.Format != model.FormatLMEvalSamples && !l.Group {
 		fs = append(fs, RuleNoSamples.At(l.Path, 0, "", "the %s log of task %q holds no samples: nothing to score, and its headline numbers cannot be re-checked", l.Tool, l.Task))
 	}
 	return fs

@@ -91,6 +91,17 @@ func LMEvalResults(p string, v map[string]any) []*Log {
 		tr := obj(res[t])
 		l := &Log{Path: p, Format: model.FormatLMEvalResults, Tool: ToolLMEval, Task: t, Version: ver, Stamp: lmevalStamp(p),
 			Reducers: map[string]string{}, Runs: []*Run{{Name: mdl, Model: mdl, Idx: -1}}}
+		cfg := obj(obj(v["configs"])[t])
+		l.Aggregations = map[string]string{}
+		for _, m := range arr(cfg["metric_list"]) {
+			mm := obj(m)
+			name, _ := Str(mm["metric"])
+			agg, _ := Str(mm["aggregation"])
+			if name != "" {
+				l.Aggregations[name] = agg
+			}
+		}
+		l.Group = len(arr(obj(v["group_subtasks"])[t])) > 0
 		keys := make([]string, 0, len(tr))
 		for k := range tr {
 			keys = append(keys, k)
@@ -226,3 +237,25 @@ func stampTime(p string) string {
 	s := lmevalStamp(p)
 	return s[strings.IndexByte(s, 0)+1:]
 }
+
+// lmevalMeanMetrics are lm-eval metrics aggregated by their mean when the
+// results file does not say (configs.<task>.metric_list).
+var lmevalMeanMetrics = map[string]bool{"acc": true, "acc_norm": true, "exact_match": true, "em": true, "acc_mutual_info": true}
+
+// lmevalMean reports whether lm-eval aggregates metric m of l by its mean
+// (only those are recomputed: perplexity, bleu, f1 and other corpus-level
+// aggregations are not a mean of the per-doc values).
+func (l *Log) lmevalMean(m string) (bool, string) {
+	agg, ok := l.Aggregations[m]
+	switch {
+	case ok && (agg == "mean" || strings.Contains(agg, "function mean ")):
+		return true, ""
+	case ok && agg != "":
+		return false, "lm-eval aggregates " + m + " with " + strconvQuote(agg) + ", not a mean of the per-doc values"
+	case lmevalMeanMetrics[m]:
+		return true, ""
+	}
+	return false, "the results file does not say how " + m + " is aggregated (configs.<task>.metric_list), and it is not one of acc, acc_norm, exact_match, em"
+}
+
+func strconvQuote(s string) string { return "\"" + strings.ReplaceAll(s, "\"", "\\\"") + "\"" }

@@ -87,6 +87,7 @@ type Sample struct {
 	Loc
 	ID      string   // sample id within the task (Inspect id, lm-eval doc_id, promptfoo testIdx)
 	Epoch   int      // Inspect epoch (1 when the tool has none)
+	Split   string   // the item's split when the tool has one (HELM instance.split)
 	Input   string   // the question as the tool shows it (cut at MaxText)
 	Target  string   // the reference (cut at MaxText)
 	Choices []string // multiple-choice options, when the tool lists them
@@ -154,6 +155,13 @@ type Log struct {
 	Linked bool
 	// Reducers is the Inspect reducer per scorer ("" = mean).
 	Reducers map[string]string
+	// Aggregations is lm-eval's aggregation per metric name, from
+	// configs.<task>.metric_list ("mean", "perplexity", …).
+	Aggregations map[string]string
+	helm         *helmPart // a HELM file's part, until Link merges its folder
+	// Group: an lm-eval group (its group_subtasks list is not empty): its
+	// numbers aggregate its subtasks' results and have no samples of their own.
+	Group bool
 }
 
 // TaskKey is the task name used to match sample ids across logs: the last

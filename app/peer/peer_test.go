@@ -211,3 +211,76 @@ func TestDuplicateSample(t *testing.T) {
 		t.Errorf("reduced %+v", red)
 	}
 }
+
+// TestLMEvalAggregations: only mean-aggregated metrics are recomputed; a
+// perplexity (exp of a mean log-likelihood) or a group's numbers are
+// listed as not recomputed, and a group has no samples of its own (no
+// peer.no-samples warning).
+func TestLMEvalAggregations(t *testing.T) {
+	src := `{"results": {"lambada": {"acc,none": 0.5, "perplexity,none": 3.2}, "suite": {"acc,none": 0.5}},
+	 "group_subtasks": {"suite": ["lambada"], "lambada": []},
+	 "configs": {"lambada": {"metric_list": [{"metric": "acc", "aggregation": "mean"}, {"metric": "perplexity", "aggregation": "perplexity"}]}},
+	 "n-samples": {"lambada": {"original": 2, "effective": 2}}, "model_name": "m"}`
+	v, _ := jsonl.Decode([]byte(src))
+	logs := LMEvalResults("results_2025-01-01T00-00-00.1.json", v.(map[string]any))
+	if len(logs) != 2 || logs[0].Task != "lambada" || logs[1].Task != "suite" || !logs[1].Group {
+		t.Fatalf("logs %+v", logs)
+	}
+	lam := logs[0]
+	lam.Runs[0].Samples = []Sample{{ID: "0", Scores: map[string]float64{"acc,none": 1, "perplexity,none": 2}}, {ID: "1", Scores: map[string]float64{"acc,none": 0, "perplexity,none": 4}}}
+	lam.Recompute()
+	got := map[string]bool{}
+	for _, r := range lam.Reported {
+		got[r.Metric] = r.Recomputed != nil && !r.Mismatch
+	}
+	if !got["acc"] || got["perplexity"] || !got["n-samples"] {
+		t.Errorf("recomputed %v: want acc and n-samples, not perplexity", got)
+	}
+	if fs := logs[1].Finish(); len(fs) != 0 {
+		t.Errorf("group: %v", fs)
+	}
+	for _, f := range logs[1].Recompute() {
+		if f.Code != "peer.not-recomputed" || !strings.Contains(f.Message, "group") {
+			t.Errorf("group finding %v", f)
+		}
+	}
+}
+
+// TestInspectMetricParams: a metric written with arguments (a clustered
+// stderr) is not the plain statistic; it is listed, not recomputed.
+func TestInspectMetricParams(t *testing.T) {
+	v, _ := jsonl.Decode([]byte(`{"eval": {"task": "t", "model": "m"}, "results": {"scores": [{"name": "s", "metrics": {
+	  "accuracy": {"name": "accuracy", "value": 1, "params": {}},
+	  "stderr": {"name": "stderr", "value": 0.1, "params": {"cluster": "group"}}}}]}}`))
+	l := NewInspect("x.json", model.FormatInspectLog)
+	l.InspectHeader(v.(map[string]any), Loc{Path: "x.json"})
+	l.Runs[0].Samples = []Sample{{ID: "1", Scores: map[string]float64{"s": 1}}, {ID: "2", Scores: map[string]float64{"s": 1}}}
+	fs := l.Recompute()
+	if len(fs) != 1 || fs[0].Code != "peer.not-recomputed" || !strings.Contains(fs[0].Message, "cluster") || fs[0].Pointer != "/results/scores/0/metrics/stderr/value" {
+		t.Fatalf("findings %v", fs)
+	}
+	if r := l.Reported[0]; r.Metric != "accuracy" || r.Recomputed == nil || *r.Recomputed != 1 {
+		t.Errorf("accuracy %+v", r)
+	}
+}
+
+// TestSampleBytesKept: a sample with a 1 MiB input, output and 100 choices
+// keeps at most MaxText bytes of each text and 26 choices of 512 bytes
+// (docs/formats.md "Large logs"); the digest is of the whole input.
+func TestSampleBytesKept(t *testing.T) {
+	big := strings.Repeat("x", 1<<20)
+	choices := make([]any, 100)
+	for i := range choices {
+		choices[i] = big
+	}
+	l := NewInspect("a.eval", model.FormatInspectEval)
+	l.InspectSample(map[string]any{"id": json.Number("1"), "input": big, "target": big, "choices": choices,
+		"output": map[string]any{"completion": big}}, Loc{Path: "a.eval!samples/1_epoch_1.json"})
+	s := l.Runs[0].Samples[0]
+	if len(s.Input) > MaxText+3 || len(s.Target) > MaxText+3 || len(s.Output) > MaxText+3 || len(s.Choices) != MaxChoices || len(s.Choices[0]) > MaxChoiceText+3 {
+		t.Errorf("kept %d / %d / %d bytes, %d choices of %d", len(s.Input), len(s.Target), len(s.Output), len(s.Choices), len(s.Choices[0]))
+	}
+	if s.Digest != Digest(big) {
+		t.Error("digest not of the whole input")
+	}
+}
