@@ -32,7 +32,7 @@ export: all
 	bin/eval752 export-static --force dist
 
 lint:
-	@out=$$(gofmt -l app cmd wasm static); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
+	@out=$$(gofmt -l app cmd wasm static scripts); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 	$(GO) vet ./...
 	$(WASM_ENV) $(GO) vet ./wasm/... ./app/ui/...
 	@for p in $(CORE_PKGS); do \

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # bench-score.sh — wall time and peak memory of `eval752 score --json` on the
-# 20M-line benchmark run of ../shared/bench (20,000 queries x 1,000 docs,
+# 20M-line benchmark run of scripts/gen-trec-bench.go (20,000 queries x 1,000 docs,
 # ~687 MB), compared with trec_eval v10's documented 13.0 s / 1.57 GiB on
 # the same input. score does much more than trec_eval here: 35 per-query
 # metrics, 1000-resample bootstrap CIs per metric and stratum, and a JSON
@@ -8,7 +8,6 @@
 #
 # usage: scripts/bench-score.sh [CACHE_DIR]     (default /tmp/eval752-bench)
 #   env: RUNS=3            number of timed runs (median reported)
-#        SHARED=<repo>/../shared   location of the shared folder
 #        EVAL752_BIN=path  use this binary instead of building bin/eval752
 #
 # Needs GNU time (Debian package `time`: apt-get install time) for peak RSS.

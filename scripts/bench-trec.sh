@@ -1,12 +1,11 @@
 #!/usr/bin/env bash
 # bench-trec.sh — wall time and peak memory of `eval752 trec` on the 20M-line
-# benchmark run of ../shared/bench (20,000 queries x 1,000 docs, ~687 MB),
+# benchmark run of scripts/gen-trec-bench.go (20,000 queries x 1,000 docs, ~687 MB),
 # compared with trec_eval v10's documented 13.0 s / 1.57 GiB on the same
 # input and with an I/O floor measured in the same session.
 #
 # usage: scripts/bench-trec.sh [CACHE_DIR]     (default /tmp/eval752-bench)
 #   env: RUNS=3            number of timed runs (median reported)
-#        SHARED=<repo>/../shared   location of the shared folder
 #        EVAL752_BIN=path  use this binary instead of building bin/eval752
 #
 # Needs GNU time (Debian package `time`: apt-get install time) for peak RSS;
@@ -14,7 +13,7 @@
 set -euo pipefail
 
 source "$(dirname "$0")/lib-bench.sh" "$@"
-# trec_eval's output on this input (../shared/bench/README.md)
+# trec_eval's output on this input (measured on this kind of machine, see scripts/lib-bench.sh)
 WANT_RR=0.5196 WANT_R10=0.0823 WANT_NDCG10=0.1432
 bench_prepare
 

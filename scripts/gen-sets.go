@@ -287,7 +287,7 @@ func seed003(r *rand.Rand, words []string, n int, dir string) error {
 		texts[i] = text(r, words, texts, splits, i, 8, 16)
 		if err := qw.put(map[string]any{"qid": fmt.Sprintf("q_%s_%07d", splits[i], i), "query": texts[i] + "?", "answerable": true, "reference_answer": sentence(r, words, 2, 4), "question_type": "direct_fact", "difficulty": "easy", "modality": "text",
 			"gold_evidence_groups": []any{map[string]any{"required": true, "group_id": "g1", "doc_id": fmt.Sprintf("doc_%06d", d), "document_version_id": fmt.Sprintf("docver_doc_%06d", d), "page_no": 1}},
-			"split": splits[i], "security_classification": "public", "redistribution_allowed": true, "created_by": "human_written", "review_status": "double_reviewed", "hops": "single"}); err != nil {
+			"split":                splits[i], "security_classification": "public", "redistribution_allowed": true, "created_by": "human_written", "review_status": "double_reviewed", "hops": "single"}); err != nil {
 			return err
 		}
 	}

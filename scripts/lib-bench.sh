@@ -3,7 +3,7 @@
 #   source "$(dirname "$0")/lib-bench.sh" "$@"
 #
 # Sets ROOT (the repository; the working directory becomes it), CACHE (the
-# input cache: $1, else $BENCH_DIR, else /tmp/eval752-bench), SHARED, RUNS
+# input cache: $1, else $BENCH_DIR, else /tmp/eval752-bench), RUNS
 # (default 3) and trec_eval v10's documented numbers on the benchmark input
 # (TREC_EVAL_WALL, TREC_EVAL_RSS_KB), and defines:
 #   bench_prepare        sets BIN (EVAL752_BIN, else a fresh bin/eval752) and
@@ -19,9 +19,8 @@
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 CACHE=${1:-${BENCH_DIR:-/tmp/eval752-bench}}
-SHARED=${SHARED:-$ROOT/../shared}
 RUNS=${RUNS:-3}
-TREC_EVAL_WALL=13.0         # s, trec_eval v10 default build (../shared/bench/README.md)
+TREC_EVAL_WALL=13.0         # s, trec_eval v10 default build on this input, measured on a 2-core machine (project bench notes)
 TREC_EVAL_RSS_KB=1646264    # 1.57 GiB in KiB
 cd "$ROOT"
 
@@ -37,7 +36,7 @@ bench_prepare() {
   mkdir -p "$CACHE"
   if [[ ! -s "$CACHE/run" || ! -s "$CACHE/qrels" ]] || [[ $(wc -l < "$CACHE/run") -ne 20000000 ]]; then
     echo "generating the benchmark input into $CACHE (once) ..."
-    (cd "$SHARED/bench" && go run gen_trec_bench.go -out "$CACHE")
+    go run scripts/gen-trec-bench.go -out "$CACHE"
   fi
 }
 
