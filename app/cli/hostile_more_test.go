@@ -3,9 +3,10 @@ package cli
 // More rows of the hostile-input suite (hostile_test.go has the harness):
 // the classes of issue 9 items 3–5 — writers that must never write over
 // what the user gave (results, demo, export-static), zip entry names that
-// try to forge a line of text output, and the zip guards (names cleaned
+// try to forge a line of text output, the zip guards (names cleaned
 // before the duplicate check, the ratio on the compressed bytes consumed,
-// overlapping entries). Each runs the real CLI as a child process, with the
+// overlapping entries), and each reading cap hit on the command line (the
+// documented caps are the only limits; each is a finding). Each runs the real CLI as a child process, with the
 // exit status, peak RSS and the inputs' sha256 checked by runHostile.
 //
 // The unit tests of each fix are in their packages (outpath_test.go,
@@ -319,6 +320,48 @@ var hostileMoreCases = []hostileCase{
 			return oneFile("b.eval752.zip", bundleWith(t, extra...))(t, dir)
 		},
 		exit: 1, absent: []string{"\x1b", "\r", "\a"}, check: checkInert},
+
+	// --- the line cap (the documented caps are the only limits, item 7),
+	// lowered to 1 MiB so that the inputs stay small ---
+	{name: "cap/jsonl-line-over-max-line-mb", short: true,
+		build: oneFile("results.jsonl", func() []byte {
+			return []byte(goodResult + "\n" + `{"run":"r","item_id":"q2","output":"` + strings.Repeat("x", 2<<20) + `"}` + "\n" +
+				`{"run":"r","item_id":"q3","latency_ms":-5}` + "\n")
+		}, "validate", "--max-line-mb", "1"),
+		// the long line is one finding and reading goes on: line 3's
+		// error is still found
+		exit: 1, codes: []string{"jsonl.line-too-long", "schema.range"}, says: []string{"results.jsonl:2:", "results.jsonl:3:"}},
+	{name: "cap/json-document-over-max-line-mb", short: true,
+		build: oneFile("results.json", func() []byte {
+			return []byte(`[{"run":"r","item_id":"q1","output":"` + strings.Repeat("x", 2<<20) + `"}]`)
+		}, "validate", "--max-line-mb", "1"),
+		exit: 1, codes: []string{"input.too-large"}},
+
+	{name: "cap/zip-entries-over-max-entries", short: true,
+		build: func(t *testing.T, dir string) []string {
+			var extra []zipEntry
+			for i := 0; i < 20; i++ {
+				extra = append(extra, zipEntry{name: fmt.Sprintf("assets/%02d.txt", i), body: []byte("x")})
+			}
+			return oneFile("b.eval752.zip", bundleWith(t, extra...), "validate", "--max-entries", "10")(t, dir)
+		},
+		exit: 1, codes: []string{"zip.too-many-entries"}},
+	{name: "cap/zip-entry-over-max-entry-mb", short: true,
+		// stored (ratio 1), so that only the entry cap applies
+		build: func(t *testing.T, dir string) []string {
+			return oneFile("b.eval752.zip", bundleWith(t, zipEntry{name: "assets/big.bin", body: make([]byte, 2<<20), store: true}),
+				"validate", "--max-entry-mb", "1")(t, dir)
+		},
+		exit: 1, codes: []string{"zip.too-large"}},
+	{name: "cap/zip-total-over-max-total-mb", short: true,
+		build: func(t *testing.T, dir string) []string {
+			var extra []zipEntry
+			for i := 0; i < 3; i++ {
+				extra = append(extra, zipEntry{name: fmt.Sprintf("assets/%d.bin", i), body: make([]byte, 600<<10), store: true})
+			}
+			return oneFile("b.eval752.zip", bundleWith(t, extra...), "validate", "--max-total-mb", "1")(t, dir)
+		},
+		exit: 1, codes: []string{"zip.too-large"}},
 
 	// --- zip guards (item 5) ---
 	{name: "zip/duplicate-of-cleaned-name", short: true,
