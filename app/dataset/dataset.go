@@ -100,6 +100,7 @@ type Dataset struct {
 	Judgments []Rec[model.RAGJudgment]
 	Preds     []Rec[model.RAGPrediction]
 	Configs   []Rec[model.RAGConfig]
+	Metrics   []Rec[model.RAGMetrics] // runs/<id>/metrics.json: claimed figures
 	Qrels     []QrelsFile
 	Runs      []RunFile
 

@@ -659,6 +659,8 @@ func (l *loader) addRecord(f model.Format, loc Loc, raw map[string]any, line []b
 		}
 	case model.FormatRAGConfig:
 		l.ds.Configs = append(l.ds.Configs, Rec[model.RAGConfig]{Loc: loc, Raw: raw, V: model.RAGConfig(raw), Typed: true})
+	case model.FormatRAGMetrics:
+		l.ds.Metrics = append(l.ds.Metrics, Rec[model.RAGMetrics]{Loc: loc, Raw: raw, V: model.RAGMetrics(raw), Typed: true})
 	case model.FormatManifest, model.FormatMeta, model.FormatRunConfig:
 		// bundle companions given as top-level files: checked, kept on a
 		// pseudo-bundle so rules can see them
@@ -1146,7 +1148,7 @@ func classify(name string) (entryKind, fileCtx) {
 // read (run outputs and manifests of the pipeline): given, they are noted,
 // not an unknown format.
 var seed003Unread = map[string]bool{
-	"metrics.json": true, "errors.jsonl": true, "anchor_resolution.jsonl": true,
+	"errors.jsonl": true, "anchor_resolution.jsonl": true,
 	"judgment_set_manifest.json": true, "raw_manifest.jsonl": true, "tables.jsonl": true,
 	"evidence_groups.jsonl": true,
 }

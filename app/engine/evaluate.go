@@ -60,6 +60,7 @@ func Validate(ctx context.Context, inputs []dataset.Input, opt Options, progress
 	if !opt.SkipAudit {
 		all = append(all, audit.Rules(ds, opt.Audit)...)
 	}
+	all = append(all, checkRunMetrics(ds, opt)...)
 	ds.Locate(all)
 	return ds, all.Normalize(), nil
 }

@@ -167,6 +167,8 @@ func detectJSONFile(base string, body []byte, complete bool) (model.Format, stri
 		return model.FormatMeta, "file name meta.json (seed 004 bundle layout)"
 	case "run_config.json":
 		return model.FormatRunConfig, "file name run_config.json (seed 004 bundle layout)"
+	case "metrics.json":
+		return model.FormatRAGMetrics, "file name metrics.json (seed 003 §10 runs/<run_id>/)"
 	}
 	if !complete {
 		// a long file of pretty-printed records: vote on the whole ones

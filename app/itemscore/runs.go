@@ -359,6 +359,10 @@ func sortedKeys(m map[string]float64) []string {
 	return ks
 }
 
+// DirOf is the folder of a record path, as runs are matched to their
+// folders (RunScores.Dirs).
+func DirOf(p string) string { return dirOf(p) }
+
 // dirOf is the folder of a record path; bundle entries ("x.zip!runs/a/p.jsonl")
 // use the part after "!".
 func dirOf(p string) string {

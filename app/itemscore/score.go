@@ -68,6 +68,7 @@ func Score(ds *dataset.Dataset, opt Options) (*Set, error) {
 		rs := RunScores{Run: r.name, Unknown: r.unknown, Items: make([]ItemScore, len(units)), Sets: runScope(units, r), Qrels: sc.qrelsPaths(r.qrelsKey), Reranked: r.reranked}
 		rs.QrelsDigest = sc.qrelsDigests(r.qrelsKey)
 		rs.ConfigPath, rs.Config = runConfig(ds, r)
+		rs.Dirs = slices.Clone(r.dirs)
 		parallel(len(units), func(i int) {
 			if !slices.Contains(rs.Sets, units[i].Set) {
 				rs.Items[i] = ItemScore{OutOfScope: true, Values: map[string]float64{}, Detail: report.RunItem{Run: r.name}}

@@ -92,6 +92,9 @@ type RunScores struct {
 	// with its value as text (null → "null"). ConfigPath names the file.
 	Config     map[string]string `json:"config,omitempty"`
 	ConfigPath string            `json:"config_path,omitempty"`
+	// Dirs are the folders the run's outputs were read from (a run's
+	// metrics.json and config.yaml sit there).
+	Dirs []string `json:"-"`
 }
 
 // Resolved is one row of the resolution table: a gold entry (or evidence

@@ -137,3 +137,8 @@ type Citation struct {
 // RAGConfig is config.yaml (§10), kept as the flat key → scalar mapping the
 // seed shows; values are strings, numbers, booleans or null.
 type RAGConfig map[string]any
+
+// RAGMetrics is a run's metrics.json (§10): the figures the run claims,
+// metric name → number, optionally under a "metrics" object; other values
+// (run_id, a date) are metadata. eval752 recomputes each figure it knows.
+type RAGMetrics map[string]any
