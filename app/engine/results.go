@@ -92,7 +92,7 @@ func ResultsFiles(r *Result) ([]ResultsFile, error) {
 		parts = append(parts,
 			part{"many.json", "every run against the first, Holm-adjusted (= eval752 compare --baseline FIRST --json)", r.Many.WriteJSON},
 			part{"many.md", "every run against the first (= eval752 compare --baseline FIRST --md)", r.Many.WriteMarkdown},
-			part{"many.tex", "the comparison table(s) as LaTeX (= eval752 compare --baseline FIRST --latex)", func(w io.Writer) error { return r.Many.WriteLaTeX(w, "many.table") }})
+			part{"many.tex", "the comparison table(s) as LaTeX (= eval752 compare --baseline FIRST --latex)", func(w io.Writer) error { return r.Many.WriteLaTeX(w, "many.table", "ablation.table") }})
 	}
 	if r.Audit != nil {
 		parts = append(parts,

@@ -27,6 +27,8 @@ type output struct {
 	latency      *float64
 	inTok, outTk *int
 	cost         *float64
+	stages       map[string]float64 // seed 003 latency_ms per stage (without "total")
+	usage        map[string]float64 // every usage entry (tokens by kind, *_calls)
 }
 
 type retrieved struct {
@@ -159,6 +161,7 @@ func collectRuns(ds *dataset.Dataset, byID map[string]int) []*runOut {
 		if res.Usage != nil {
 			in, out := res.Usage.InputTokens, res.Usage.OutputTokens
 			o.inTok, o.outTk = &in, &out
+			o.usage = map[string]float64{"input_tokens": float64(in), "output_tokens": float64(out)}
 		}
 		ui, ok := byID[res.ItemID]
 		r.add(ui, ok, res.ItemID, o)
@@ -327,8 +330,23 @@ func predOutput(p *model.RAGPrediction, ids []string, scores []float64) *output 
 			}
 		}
 		o.latency = &total
+		for k, v := range p.LatencyMS {
+			if k != "total" {
+				if o.stages == nil {
+					o.stages = map[string]float64{}
+				}
+				o.stages[k] = v
+			}
+		}
 	}
 	if len(p.Usage) > 0 {
+		o.usage = make(map[string]float64, len(p.Usage))
+		for k, v := range p.Usage {
+			o.usage[k] = v
+		}
+		if v, ok := p.Usage["cost_usd"]; ok {
+			o.cost = &v
+		}
 		if v, ok := firstKey(p.Usage, "llm_input_tokens", "input_tokens"); ok {
 			n := int(v)
 			o.inTok = &n

@@ -302,6 +302,7 @@ func (sc *scorer) scoreItem(u *unitSpec, ui int, r *runOut) ItemScore {
 	}
 	if o != nil {
 		it.LatencyMS, it.InputTokens, it.OutputTokens, it.CostUSD = o.latency, o.inTok, o.outTk, o.cost
+		it.Stages, it.Usage = o.stages, o.usage
 		if o.errText != "" {
 			it.Flags = append(it.Flags, "error")
 		}

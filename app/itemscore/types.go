@@ -62,6 +62,13 @@ type ItemScore struct {
 	InputTokens  *int     `json:"input_tokens,omitempty"`
 	OutputTokens *int     `json:"output_tokens,omitempty"`
 	CostUSD      *float64 `json:"cost_usd,omitempty"`
+	// Stages is seed 003 §6.2's latency_ms split by stage (embedding,
+	// retrieve, rerank, generate, …; "total" left out), Usage every usage
+	// entry of the result (tokens by kind: embedding_tokens, rerank_tokens,
+	// llm_input_tokens, llm_output_tokens; input_tokens / output_tokens of
+	// results.jsonl; <stage>_calls when the result counts calls).
+	Stages map[string]float64 `json:"stages,omitempty"`
+	Usage  map[string]float64 `json:"usage,omitempty"`
 }
 
 // RunScores is one run's scores, aligned with Set.Units (Items[i] is Units[i]).

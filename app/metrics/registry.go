@@ -55,6 +55,7 @@ var families = []*Family{
 	&refusalDetectedFamily, &refusalTPFamily, &refusalFPFamily, &refusalFNFamily,
 	&refusalPrecisionFamily, &refusalRecallFamily, &refusalF1Family,
 	&latencyFamily, &inputTokensFamily, &outputTokensFamily, &costFamily,
+	&stageLatencyFamily, &usageFamily, &callsFamily, &costPer1000Family,
 }
 
 // Families returns the ordered registry of metric families.

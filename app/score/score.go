@@ -156,6 +156,11 @@ func (v *view) rowDefs() []rowDef {
 				p     float64
 			}{{"p50", 0.50}, {"p95", 0.95}} {
 				label := field + " " + q.label
+				d := d
+				if q.label == "p95" {
+					t := metrics.LatencyP95Target
+					d.Threshold = &t
+				}
 				rows = append(rows, rowDef{Label: label, Desc: d, Headline: slices.Contains(headlineNames, label), Fig: func(r, s int) figure {
 					return fig(r, s, func(x []float64, f *figure) { f.Value = stats.Quantile(x, q.p); f.NoCI = true; f.Digits = 1 })
 				}})
@@ -170,15 +175,195 @@ func (v *view) rowDefs() []rowDef {
 						f.Value = sum(x)
 					}
 					f.Int, f.NoCI = isInt, true
+					if !isInt {
+						f.sigDigits(3)
+					}
 				})
 			}},
 			rowDef{Label: field + " (mean)", Desc: d, Fig: func(r, s int) figure {
 				return fig(r, s, func(x []float64, f *figure) {
 					f.Value = stats.Mean(x)
 					f.Lo, f.Hi = stats.BootstrapCI(x, v.opt.Bootstrap, v.opt.Level, v.opt.Seed)
+					if !isInt {
+						f.sigDigits(3)
+					}
 				})
 			}},
 		)
+		if field == "cost_usd" {
+			rows = append(rows, rowDef{Label: "cost_usd per 1000 queries", Desc: mustDesc("cost_usd per 1000 queries"), Fig: func(r, s int) figure {
+				return fig(r, s, func(x []float64, f *figure) {
+					f.Value = 1000 * stats.Mean(x)
+					lo, hi := stats.BootstrapCI(x, v.opt.Bootstrap, v.opt.Level, v.opt.Seed)
+					f.Lo, f.Hi = 1000*lo, 1000*hi
+					f.sigDigits(3)
+				})
+			}})
+		}
+	}
+	return append(rows, v.stageRows()...)
+}
+
+// stageOrder is seed 003 §6.2's order of the pipeline stages; other stage
+// names follow, sorted.
+var stageOrder = []string{"embedding", "retrieve", "rerank", "generate"}
+
+// usageOrder is seed 003 §6.2's order of the usage entries, then
+// results.jsonl's; others follow, sorted.
+var usageOrder = []string{"embedding_tokens", "rerank_tokens", "llm_input_tokens", "llm_output_tokens", "input_tokens", "output_tokens"}
+
+// usageStage is the stage a token kind is spent in (for call counts).
+func usageStage(kind string) string {
+	switch {
+	case kind == "embedding_tokens":
+		return "embedding"
+	case kind == "rerank_tokens":
+		return "rerank"
+	case strings.HasPrefix(kind, "llm_") || kind == "input_tokens" || kind == "output_tokens":
+		return "generate"
+	}
+	return ""
+}
+
+// orderedKeys lists the keys any item of the shown runs has in the map got
+// returns, first in the order of first, then the others sorted.
+func (v *view) orderedKeys(first []string, got func(it *itemscore.ItemScore) map[string]float64, skip func(string) bool) []string {
+	have := map[string]bool{}
+	for r := range v.runs {
+		for i := range v.set.Units {
+			it := v.item(r, i)
+			for k := range got(&it) {
+				if !skip(k) {
+					have[k] = true
+				}
+			}
+		}
+	}
+	var out []string
+	for _, k := range first {
+		if have[k] {
+			out = append(out, k)
+			delete(have, k)
+		}
+	}
+	rest := make([]string, 0, len(have))
+	for k := range have {
+		rest = append(rest, k)
+	}
+	slices.Sort(rest)
+	return append(out, rest...)
+}
+
+// itemCalls is the number of calls of stage on one item: usage's
+// <stage>_calls, else 1 when the item has the stage's latency or tokens,
+// else none (false).
+func itemCalls(it *itemscore.ItemScore, stage string) (float64, bool) {
+	if n, ok := it.Usage[stage+"_calls"]; ok {
+		return n, true
+	}
+	if _, ok := it.Stages[stage]; ok {
+		return 1, true
+	}
+	for k := range it.Usage {
+		if usageStage(k) == stage {
+			return 1, true
+		}
+	}
+	return 0, false
+}
+
+// stageRows are seed 003 §8's cost view: per-stage latency p50 / p95,
+// tokens by kind (sum and per 1000 queries), and call counts per stage.
+func (v *view) stageRows() []rowDef {
+	var rows []rowDef
+	values := func(r int, s stratum, get func(it *itemscore.ItemScore) (float64, bool)) []float64 {
+		var out []float64
+		for _, i := range s.Idx {
+			it := v.item(r, i)
+			if x, ok := get(&it); ok {
+				out = append(out, x)
+			}
+		}
+		return out
+	}
+	fig := func(r, s int, get func(it *itemscore.ItemScore) (float64, bool), stat func(x []float64, f *figure)) figure {
+		x := values(r, v.strata[s], get)
+		f := figure{Value: math.NaN(), Lo: math.NaN(), Hi: math.NaN(), N: len(x), Denom: v.scoped(r, v.strata[s])}
+		stat(x, &f)
+		return f
+	}
+	isCalls := func(k string) bool { return strings.HasSuffix(k, "_calls") }
+	stages := v.orderedKeys(stageOrder, func(it *itemscore.ItemScore) map[string]float64 { return it.Stages }, func(string) bool { return false })
+	for _, st := range stages {
+		d := mustDesc("latency_ms.<stage>")
+		d.Name = "latency_ms." + st
+		get := func(it *itemscore.ItemScore) (float64, bool) { x, ok := it.Stages[st]; return x, ok }
+		for _, q := range []struct {
+			label string
+			p     float64
+		}{{"p50", 0.50}, {"p95", 0.95}} {
+			rows = append(rows, rowDef{Label: d.Name + " " + q.label, Desc: d, Fig: func(r, s int) figure {
+				return fig(r, s, get, func(x []float64, f *figure) { f.Value = stats.Quantile(x, q.p); f.NoCI = true; f.Digits = 1 })
+			}})
+		}
+	}
+	kinds := v.orderedKeys(usageOrder, func(it *itemscore.ItemScore) map[string]float64 { return it.Usage }, isCalls)
+	for _, k := range kinds {
+		d := mustDesc("usage.<kind>")
+		d.Name = "usage." + k
+		get := func(it *itemscore.ItemScore) (float64, bool) { x, ok := it.Usage[k]; return x, ok }
+		rows = append(rows,
+			rowDef{Label: d.Name + " (sum)", Desc: d, Fig: func(r, s int) figure {
+				return fig(r, s, get, func(x []float64, f *figure) {
+					if len(x) > 0 {
+						f.Value = sum(x)
+					}
+					f.Int, f.NoCI = true, true
+				})
+			}},
+			rowDef{Label: d.Name + " per 1000 queries", Desc: d, Fig: func(r, s int) figure {
+				return fig(r, s, get, func(x []float64, f *figure) {
+					f.Value = 1000 * stats.Mean(x)
+					f.NoCI = true
+					f.sigDigits(3)
+				})
+			}})
+	}
+	// calls: every stage with a latency or tokens, and every <stage>_calls
+	var callStages []string
+	for _, st := range stages {
+		callStages = append(callStages, st)
+	}
+	for _, k := range kinds {
+		if st := usageStage(k); st != "" && !slices.Contains(callStages, st) {
+			callStages = append(callStages, st)
+		}
+	}
+	for _, k := range v.orderedKeys(nil, func(it *itemscore.ItemScore) map[string]float64 { return it.Usage }, func(k string) bool { return !isCalls(k) }) {
+		if st := strings.TrimSuffix(k, "_calls"); !slices.Contains(callStages, st) {
+			callStages = append(callStages, st)
+		}
+	}
+	for _, st := range callStages {
+		d := mustDesc("calls.<stage>")
+		d.Name = "calls." + st
+		get := func(it *itemscore.ItemScore) (float64, bool) { return itemCalls(it, st) }
+		rows = append(rows,
+			rowDef{Label: d.Name + " (sum)", Desc: d, Fig: func(r, s int) figure {
+				return fig(r, s, get, func(x []float64, f *figure) {
+					if len(x) > 0 {
+						f.Value = sum(x)
+					}
+					f.Int, f.NoCI = true, true
+				})
+			}},
+			rowDef{Label: d.Name + " per 1000 queries", Desc: d, Fig: func(r, s int) figure {
+				return fig(r, s, get, func(x []float64, f *figure) {
+					f.Value = 1000 * stats.Mean(x)
+					f.NoCI = true
+					f.sigDigits(3)
+				})
+			}})
 	}
 	return rows
 }
