@@ -355,8 +355,9 @@ func TestJSONArrayLines(t *testing.T) {
 	}
 }
 
-// TestRunFolderExtraFiles: seed 003 §10's run folder also holds files
-// eval752 does not read (metrics.json, errors.jsonl): noted, not errors.
+// TestRunFolderExtraFiles: seed 003 §10's run folder also holds
+// metrics.json and errors.jsonl, read as rag.metrics and rag.errors (an
+// error record without its code is a schema error).
 func TestRunFolderExtraFiles(t *testing.T) {
 	b := zipOf(t,
 		zent{"manifest.json", `{}`}, zent{"meta.json", `{"name": "x"}`},
@@ -365,9 +366,9 @@ func TestRunFolderExtraFiles(t *testing.T) {
 		zent{"runs/dense/errors.jsonl", `{"qid": "q1", "root_cause": "RETRIEVAL_MISS", "severity": "high"}` + "\n"},
 	)
 	ds := load(t, memInput("r.eval752.zip", b))
-	c := ds.Findings.Counts()
-	if c.Error != 0 || c.Warning != 0 {
-		t.Errorf("findings %v", codes(ds.Findings))
+	got := codes(ds.Findings)
+	if len(got) != 1 || !strings.Contains(got[0], "errors.jsonl:1: error schema.required") || len(ds.Metrics) != 1 || len(ds.Errors) != 1 {
+		t.Errorf("findings %v, metrics %d, errors %d", got, len(ds.Metrics), len(ds.Errors))
 	}
 	if len(ds.RAG) != 1 {
 		t.Errorf("rag %d", len(ds.RAG))

@@ -101,6 +101,7 @@ type Dataset struct {
 	Preds     []Rec[model.RAGPrediction]
 	Configs   []Rec[model.RAGConfig]
 	Metrics   []Rec[model.RAGMetrics] // runs/<id>/metrics.json: claimed figures
+	Errors    []Rec[model.RAGError]   // runs/<id>/errors.jsonl: §9 attributions
 	Qrels     []QrelsFile
 	Runs      []RunFile
 

@@ -652,6 +652,8 @@ func (l *loader) addRecord(f model.Format, loc Loc, raw map[string]any, line []b
 		derr = appendRec(&l.ds.Chunks, loc, raw, line)
 	case model.FormatRAGJudgment:
 		derr = appendRec(&l.ds.Judgments, loc, raw, line)
+	case model.FormatRAGErrors:
+		derr = appendRec(&l.ds.Errors, loc, raw, line)
 	case model.FormatRAGPrediction:
 		derr = appendRec(&l.ds.Preds, loc, raw, line)
 		if p := &l.ds.Preds[len(l.ds.Preds)-1]; p.Typed && p.V.RunID == "" {
@@ -1148,7 +1150,7 @@ func classify(name string) (entryKind, fileCtx) {
 // read (run outputs and manifests of the pipeline): given, they are noted,
 // not an unknown format.
 var seed003Unread = map[string]bool{
-	"errors.jsonl": true, "anchor_resolution.jsonl": true,
+	"anchor_resolution.jsonl":    true,
 	"judgment_set_manifest.json": true, "raw_manifest.jsonl": true, "tables.jsonl": true,
 	"evidence_groups.jsonl": true,
 }

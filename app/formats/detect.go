@@ -76,6 +76,9 @@ func Detect(name string, head []byte, complete bool) Detection {
 	if ext == ".yaml" || ext == ".yml" {
 		return Detection{model.FormatRAGConfig, "YAML file name (seed 003 §10 config.yaml)"}
 	}
+	if base == "errors.jsonl" {
+		return Detection{model.FormatRAGErrors, "file name errors.jsonl (seed 003 §10 runs/<run_id>/)"}
+	}
 	body := bytes.TrimPrefix(head, []byte{0xEF, 0xBB, 0xBF})
 	records := sampleRecords(body, complete)
 	// A .json file (or any file whose first record spans several lines) is a

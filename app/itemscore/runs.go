@@ -28,6 +28,9 @@ type output struct {
 	inTok, outTk *int
 	cost         *float64
 	stages       map[string]float64 // seed 003 latency_ms per stage (without "total")
+	first        []string           // a reranking prediction's first-stage list (RERANK_* attribution)
+	reranked     bool               // the ranking is a reranked list
+	citations    []model.Citation
 	usage        map[string]float64 // every usage entry (tokens by kind, *_calls)
 }
 
@@ -66,6 +69,9 @@ type runOut struct {
 	// ranking for any v2 question gets no v2 retrieval figures (not a
 	// column of zeros).
 	setCaps map[string]caps
+	// contextTop is config.yaml's context_top_n (0: unknown): the context
+	// cut of RERANK_WRONG_ORDER and the depth of DUPLICATE_CROWDING.
+	contextTop int
 }
 
 // caps are what a run's outputs for one set carry.
@@ -238,6 +244,7 @@ func collectRuns(ds *dataset.Dataset, byID map[string]int) []*runOut {
 		final := first
 		if p.RerankedChunkIDs != nil && reranks[name] {
 			final = predOutput(p, p.RerankedChunkIDs, p.RerankScores)
+			final.first, final.reranked = p.RetrievedChunkIDs, true
 			final.rerankEmpty = len(p.RerankedChunkIDs) == 0 && len(p.RetrievedChunkIDs) > 0
 			if _, seen := stage[name]; !seen {
 				stageOrder = append(stageOrder, name)
@@ -305,7 +312,7 @@ func (r *runOut) addDir(d string) {
 
 // predOutput converts a prediction with the given ranking.
 func predOutput(p *model.RAGPrediction, ids []string, scores []float64) *output {
-	o := &output{response: p.Answer, refused: p.Refused}
+	o := &output{response: p.Answer, refused: p.Refused, errText: p.Error, citations: p.Citations}
 	if ids != nil {
 		// an empty list is a ranking that found nothing (scored 0); no
 		// list at all is a run that does not retrieve (a closed-book run,

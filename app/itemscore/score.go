@@ -61,8 +61,11 @@ func Score(ds *dataset.Dataset, opt Options) (*Set, error) {
 			}
 		}
 	}
+	reviewed := reviewedErrors(ds, runs, byID)
 	for _, r := range runs {
 		r.computeSetCaps(units)
+		_, cfg := runConfig(ds, r)
+		r.contextTop = contextTopOf(cfg)
 	}
 	for _, r := range runs {
 		rs := RunScores{Run: r.name, Unknown: r.unknown, Items: make([]ItemScore, len(units)), Sets: runScope(units, r), Qrels: sc.qrelsPaths(r.qrelsKey), Reranked: r.reranked}
@@ -76,6 +79,14 @@ func Score(ds *dataset.Dataset, opt Options) (*Set, error) {
 			}
 			rs.Items[i] = sc.scoreItem(units[i], i, r)
 		})
+		for ui, codes := range reviewed[r.name] {
+			it := &rs.Items[ui]
+			if it.OutOfScope {
+				continue
+			}
+			it.Reviewed = codes
+			it.Detail.Errors = mergeCodes(it.Errors, codes)
+		}
 		set.Runs = append(set.Runs, rs)
 	}
 	// Gold for the item browser: the first run's resolution (or the shared tables').
@@ -316,6 +327,8 @@ func (sc *scorer) scoreItem(u *unitSpec, ui int, r *runOut) ItemScore {
 	if r.dupUnits[ui] {
 		it.Flags = append(it.Flags, "duplicate-result")
 	}
+	it.Errors = sc.attribute(u, o, r, &it)
+	it.Detail.Errors = it.Errors
 	if it.Missing {
 		worst(it.Values)
 	}

@@ -69,6 +69,12 @@ type ItemScore struct {
 	// results.jsonl; <stage>_calls when the result counts calls).
 	Stages map[string]float64 `json:"stages,omitempty"`
 	Usage  map[string]float64 `json:"usage,omitempty"`
+	// Errors are the seed 003 §9 codes eval752 attributes to this item
+	// (taxonomy order; docs/metrics.md gives each rule).
+	Errors []string `json:"errors,omitempty"`
+	// Reviewed are the codes the run's errors.jsonl gives this item
+	// (taxonomy codes only, in file order, each once).
+	Reviewed []string `json:"reviewed,omitempty"`
 }
 
 // RunScores is one run's scores, aligned with Set.Units (Items[i] is Units[i]).

@@ -38,6 +38,7 @@ const (
 	FormatRAGPrediction  Format = "rag.prediction"     // seed 003 §6.2 predictions.jsonl
 	FormatRAGConfig      Format = "rag.config"         // seed 003 §10 config.yaml
 	FormatRAGMetrics     Format = "rag.metrics"        // seed 003 §10 runs/<id>/metrics.json (claimed figures)
+	FormatRAGErrors      Format = "rag.errors"         // seed 003 §9/§10 runs/<id>/errors.jsonl
 	FormatTRECQrels      Format = "trec.qrels"         // qid 0 docid rel
 	FormatTRECRun        Format = "trec.run"           // qid Q0 docid rank score tag
 	FormatUnknown        Format = ""
@@ -48,7 +49,7 @@ var Formats = []Format{
 	FormatBundle, FormatItem, FormatManifest, FormatMeta, FormatRunConfig, FormatResult, FormatAtom,
 	FormatB2, FormatCorpusManifest, FormatSources,
 	FormatV2Question, FormatClause,
-	FormatRAGQuestion, FormatRAGDocument, FormatRAGChunk, FormatRAGPage, FormatRAGJudgment, FormatRAGPrediction, FormatRAGConfig, FormatRAGMetrics,
+	FormatRAGQuestion, FormatRAGDocument, FormatRAGChunk, FormatRAGPage, FormatRAGJudgment, FormatRAGPrediction, FormatRAGConfig, FormatRAGMetrics, FormatRAGErrors,
 	FormatTRECQrels, FormatTRECRun,
 }
 

@@ -126,6 +126,10 @@ type RAGPrediction struct {
 	LatencyMS         map[string]float64 `json:"latency_ms,omitempty"`
 	Usage             map[string]float64 `json:"usage,omitempty"`
 	Refused           *bool              `json:"refused,omitempty"`
+	// Error is the pipeline's error for this question (a timeout, a rate
+	// limit), an eval752 addition as in results.jsonl; seed 003 §9's
+	// SYSTEM_TIMEOUT / SYSTEM_RATE_LIMIT are read from it.
+	Error string `json:"error,omitempty"`
 }
 
 // Citation maps a generated citation label to a real chunk (§6.2).

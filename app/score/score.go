@@ -10,6 +10,7 @@ import (
 
 	"eval752/app/itemscore"
 	"eval752/app/metrics"
+	"eval752/app/model"
 	"eval752/app/report"
 	"eval752/app/stats"
 	"eval752/app/version"
@@ -86,7 +87,7 @@ func Score(set *itemscore.Set, opt Options) *report.Report {
 	for g, gr := range byGroup(rows, func(rd rowDef) metrics.Group { return rd.Desc.Group }) {
 		rep.Sections = append(rep.Sections, v.groupSection(g, gr))
 	}
-	rep.Sections = append(rep.Sections, v.missingSection(), v.powerSection(), v.unjudgedSection(), resolutionSection(set, v.runNames()))
+	rep.Sections = append(rep.Sections, v.errorSection(), v.missingSection(), v.powerSection(), v.unjudgedSection(), resolutionSection(set, v.runNames()))
 	rep.Items = v.itemDetails()
 	return rep
 }
@@ -796,4 +797,51 @@ func (v *view) itemDetails() []report.ItemDetail {
 		out[i] = d
 	}
 	return out
+}
+
+// errorSection counts, per run and seed 003 §9 code, the items of the
+// run's scope with that code — attributed by eval752 (docs/metrics.md) or
+// given by the run's errors.jsonl.
+func (v *view) errorSection() report.Section {
+	sec := report.Section{ID: "errors", Title: "Error attribution (seed 003 §9)"}
+	sec.Text = append(sec.Text, "Items of each run's scope per error code: derived = attributed by eval752 from what is loaded (the rules are in docs/metrics.md), reviewed = given by the run's errors.jsonl (codes that need a reviewer: GEN_*, OCR_*, …). An item counts once per code whatever the source; a missing result gets no code. The item browser and errors.jsonl of the results bundle list the items.")
+	t := report.Table{ID: "errors.counts", Title: "Items per error code", Columns: []report.Column{
+		{Key: "code", Label: "code"}, {Key: "meaning", Label: "meaning"}, {Key: "source", Label: "source", Help: "derived: attributed by eval752; reviewed: read from errors.jsonl only"},
+	}}
+	for _, rs := range v.runs {
+		t.Columns = append(t.Columns, report.Column{Key: "run:" + rs.Run, Label: rs.Run, Help: "items of the run's scope with the code (derived or reviewed, each item once)"})
+	}
+	any := false
+	for _, c := range model.ErrorTaxonomy {
+		src := "reviewed"
+		if c.Derived {
+			src = "derived, reviewed"
+		}
+		row := []report.Cell{{Text: c.Code}, {Text: c.Meaning}, {Text: src}}
+		hit := false
+		for r := range v.runs {
+			n := 0
+			for i := range v.set.Units {
+				it := v.item(r, i)
+				if it.OutOfScope {
+					continue
+				}
+				if slices.Contains(it.Errors, c.Code) || slices.Contains(it.Reviewed, c.Code) {
+					n++
+				}
+			}
+			hit = hit || n > 0
+			row = append(row, report.Cell{Value: report.F(float64(n)), Int: true, Metric: "errors." + c.Code, Run: v.runs[r].Run, Stratum: "all"})
+		}
+		if hit {
+			any = true
+			t.Rows = append(t.Rows, row)
+		}
+	}
+	if !any {
+		sec.Notes = append(sec.Notes, "No item of any run has an error code.")
+		return sec
+	}
+	sec.Tables = append(sec.Tables, t)
+	return sec
 }
