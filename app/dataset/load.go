@@ -654,6 +654,8 @@ func (l *loader) addRecord(f model.Format, loc Loc, raw map[string]any, line []b
 		derr = appendRec(&l.ds.Judgments, loc, raw, line)
 	case model.FormatRAGErrors:
 		derr = appendRec(&l.ds.Errors, loc, raw, line)
+	case model.FormatRAGGrades:
+		derr = appendRec(&l.ds.Grades, loc, raw, line)
 	case model.FormatRAGPrediction:
 		derr = appendRec(&l.ds.Preds, loc, raw, line)
 		if p := &l.ds.Preds[len(l.ds.Preds)-1]; p.Typed && p.V.RunID == "" {

@@ -268,6 +268,7 @@ var signatures = []signature{
 	{model.FormatB2, []string{"query_id"}, nil, []string{"modality", "question", "answer", "answer_format", "gold", "scope", "as_of", "unanswerable", "origin", "split"}, nil, nil},
 	{model.FormatRAGQuestion, []string{"qid", "query"}, []string{"grade", "retrieved_chunk_ids"}, []string{"answerable", "reference_answer", "gold_evidence_groups", "answer_aliases", "question_type", "numeric_tolerance"}, []string{"questions.jsonl"}, nil},
 	{model.FormatRAGJudgment, []string{"qid", "grade"}, nil, []string{"schema_version", "reason", "doc_id", "document_version_id", "page_no", "char_start", "char_end", "evidence_sha256", "annotator_id", "adjudication_status"}, []string{"anchored_judgments.jsonl"}, nil},
+	{model.FormatRAGGrades, []string{"qid", "expert_grade"}, nil, []string{"run_id", "reviewer", "facts_supported", "facts_total", "adjudication", "rubric_version"}, []string{"human_grades.jsonl", "grades.jsonl"}, nil},
 	// a prediction may echo its query (many pipelines log it)
 	{model.FormatRAGPrediction, []string{"qid"}, []string{"grade", "gold_evidence_groups", "reference_answer"}, []string{"retrieved_chunk_ids", "vector_scores", "reranked_chunk_ids", "rerank_scores", "answer", "citations", "latency_ms", "usage", "run_id"}, []string{"predictions.jsonl"},
 		[]string{"retrieved_chunk_ids", "reranked_chunk_ids", "answer", "citations"}},

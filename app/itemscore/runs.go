@@ -72,6 +72,12 @@ type runOut struct {
 	// contextTop is config.yaml's context_top_n (0: unknown): the context
 	// cut of RERANK_WRONG_ORDER and the depth of DUPLICATE_CROWDING.
 	contextTop int
+	// cites: some output has citations (seed 003 §7's citation figures
+	// apply to the run); reportsErrors: some output has an error (its error
+	// rate applies).
+	cites, reportsErrors bool
+	// grades are the human answer grades of the run per qid (rag.grades).
+	grades map[string]gradeOf
 }
 
 // caps are what a run's outputs for one set carry.
@@ -99,6 +105,12 @@ func (r *runOut) add(ui int, found bool, id string, o *output) {
 	}
 	if o.refused != nil {
 		r.refuses = true
+	}
+	if len(o.citations) > 0 {
+		r.cites = true
+	}
+	if o.errText != "" {
+		r.reportsErrors = true
 	}
 	if o.passed != nil {
 		r.passes = true

@@ -14,6 +14,7 @@ import (
 	"eval752/app/model"
 	"eval752/app/report"
 	"eval752/app/resolve"
+	"eval752/app/stats"
 )
 
 // Score computes every applicable per-item metric of every run on every
@@ -62,6 +63,7 @@ func Score(ds *dataset.Dataset, opt Options) (*Set, error) {
 		}
 	}
 	reviewed := reviewedErrors(ds, runs, byID)
+	assignGrades(ds, runs)
 	for _, r := range runs {
 		r.computeSetCaps(units)
 		_, cfg := runConfig(ds, r)
@@ -96,6 +98,7 @@ func Score(ds *dataset.Dataset, opt Options) (*Set, error) {
 	}
 	sc.finishSet(set, runs, first)
 	set.Notes = sc.notes(set, runs)
+	set.Agreement = agreements(ds, runs, stats.CohenKappa)
 	if len(sc.qrels) > 0 {
 		set.Config = append(set.Config, sc.qrelsConfig(runs))
 	}
@@ -327,6 +330,7 @@ func (sc *scorer) scoreItem(u *unitSpec, ui int, r *runOut) ItemScore {
 	if r.dupUnits[ui] {
 		it.Flags = append(it.Flags, "duplicate-result")
 	}
+	sc.scoreGeneration(u, o, r, &it)
 	it.Errors = sc.attribute(u, o, r, &it)
 	it.Detail.Errors = it.Errors
 	if it.Missing {

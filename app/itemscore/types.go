@@ -137,6 +137,9 @@ type Set struct {
 	// seed-003 evidence groups could not be resolved); package score puts
 	// them in the report's summary.
 	Notes []Note `json:"notes,omitempty"`
+	// Agreement is the two-reviewer agreement of each run's human answer
+	// grades (seed 003 §7.6), for runs two reviewers graded.
+	Agreement []Agreement `json:"agreement,omitempty"`
 }
 
 // Note is a remark of the scoring about one run ("" = every run).

@@ -51,6 +51,7 @@ var families = []*Family{
 	&falseRecallFamily, &temporalFamily, &holderFamily,
 	&answerCorrectFamily, &answerExactFamily, &answerAliasFamily, &answerSubstringFamily, &answerBigramFamily,
 	&answerMCQPartialFamily, &answerNumericFamily, &codePassedFamily,
+	&citationPrecisionFamily, &citationRecallFamily, &completeSuccessFamily, &expertPassFamily, &faithfulnessFamily, &noEvidenceFamily, &systemErrorFamily,
 	&judgeAWinFamily, &judgeBWinFamily, &judgeTieFamily, &judgeAgreeFamily,
 	&refusalDetectedFamily, &refusalTPFamily, &refusalFPFamily, &refusalFNFamily,
 	&refusalPrecisionFamily, &refusalRecallFamily, &refusalF1Family,

@@ -39,6 +39,7 @@ const (
 	FormatRAGConfig      Format = "rag.config"         // seed 003 §10 config.yaml
 	FormatRAGMetrics     Format = "rag.metrics"        // seed 003 §10 runs/<id>/metrics.json (claimed figures)
 	FormatRAGErrors      Format = "rag.errors"         // seed 003 §9/§10 runs/<id>/errors.jsonl
+	FormatRAGGrades      Format = "rag.grades"         // seed 003 §7 expert answer grades (eval752 format)
 	FormatTRECQrels      Format = "trec.qrels"         // qid 0 docid rel
 	FormatTRECRun        Format = "trec.run"           // qid Q0 docid rank score tag
 	FormatUnknown        Format = ""
@@ -49,7 +50,7 @@ var Formats = []Format{
 	FormatBundle, FormatItem, FormatManifest, FormatMeta, FormatRunConfig, FormatResult, FormatAtom,
 	FormatB2, FormatCorpusManifest, FormatSources,
 	FormatV2Question, FormatClause,
-	FormatRAGQuestion, FormatRAGDocument, FormatRAGChunk, FormatRAGPage, FormatRAGJudgment, FormatRAGPrediction, FormatRAGConfig, FormatRAGMetrics, FormatRAGErrors,
+	FormatRAGQuestion, FormatRAGDocument, FormatRAGChunk, FormatRAGPage, FormatRAGJudgment, FormatRAGPrediction, FormatRAGConfig, FormatRAGMetrics, FormatRAGErrors, FormatRAGGrades,
 	FormatTRECQrels, FormatTRECRun,
 }
 

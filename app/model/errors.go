@@ -64,3 +64,21 @@ type RAGError struct {
 	Severity          string     `json:"severity,omitempty"`
 	SuggestedFix      string     `json:"suggested_fix,omitempty"`
 }
+
+// RAGGrade is one line of a human-grades file (seed 003 §7's frozen grading
+// protocol; format by eval752): one reviewer's grade of one run's answer to
+// one question. Reviewer is the blind reviewer id; Adjudication is
+// "independent" (default: a reviewer's own grade, the two §7.6 asks for)
+// or "adjudicated" (the third reviewer's final grade where the two
+// disagree).
+type RAGGrade struct {
+	QID            string `json:"qid"`
+	RunID          string `json:"run_id"`
+	Reviewer       string `json:"reviewer"`
+	ExpertGrade    *int   `json:"expert_grade"`
+	FactsSupported *int   `json:"facts_supported,omitempty"`
+	FactsTotal     *int   `json:"facts_total,omitempty"`
+	Adjudication   string `json:"adjudication,omitempty"`
+	RubricVersion  string `json:"rubric_version,omitempty"`
+	Note           string `json:"note,omitempty"`
+}

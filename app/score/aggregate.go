@@ -122,8 +122,11 @@ func (f figure) cell(d metrics.Descriptor, name, stratum, run string) report.Cel
 // thresholdText renders a threshold as "≥ 0.90" / "≤ 0.10".
 func thresholdText(t metrics.Threshold) string {
 	op := "≥"
-	if t.Op == "<=" {
+	switch t.Op {
+	case "<=":
 		op = "≤"
+	case "<":
+		op = "<"
 	}
 	if t.Value >= 100 && t.Value == math.Trunc(t.Value) {
 		return op + " " + strconv.FormatFloat(t.Value, 'f', 0, 64) // a latency in ms

@@ -87,7 +87,11 @@ func Score(set *itemscore.Set, opt Options) *report.Report {
 	for g, gr := range byGroup(rows, func(rd rowDef) metrics.Group { return rd.Desc.Group }) {
 		rep.Sections = append(rep.Sections, v.groupSection(g, gr))
 	}
-	rep.Sections = append(rep.Sections, v.errorSection(), v.missingSection(), v.powerSection(), v.unjudgedSection(), resolutionSection(set, v.runNames()))
+	rep.Sections = append(rep.Sections, v.errorSection())
+	if sec, ok := v.agreementSection(); ok {
+		rep.Sections = append(rep.Sections, sec)
+	}
+	rep.Sections = append(rep.Sections, v.missingSection(), v.powerSection(), v.unjudgedSection(), resolutionSection(set, v.runNames()))
 	rep.Items = v.itemDetails()
 	return rep
 }
@@ -844,4 +848,40 @@ func (v *view) errorSection() report.Section {
 	}
 	sec.Tables = append(sec.Tables, t)
 	return sec
+}
+
+// agreementSection shows seed 003 §7.6's two-reviewer agreement on the
+// answer grades of each shown run (raw and Cohen's κ, on the 0–3 grade and
+// on pass / fail).
+func (v *view) agreementSection() (report.Section, bool) {
+	sec := report.Section{ID: "agreement", Title: "Reviewer agreement (seed 003 §7.6)"}
+	t := report.Table{ID: "agreement.runs", Title: "Two reviewers' answer grades", Columns: []report.Column{
+		{Key: "run", Label: "run"}, {Key: "a", Label: "reviewer A"}, {Key: "b", Label: "reviewer B"},
+		{Key: "items", Label: "items", Help: "questions both graded independently"},
+		{Key: "raw", Label: "agreement (0–3)", Help: "share of items with the same grade"},
+		{Key: "kappa", Label: "κ (0–3)", Help: "Cohen's κ = (p_o − p_e)/(1 − p_e), unweighted"},
+		{Key: "pass_raw", Label: "agreement (pass)", Help: "same, on grade ≥ 2 vs < 2"},
+		{Key: "pass_kappa", Label: "κ (pass)"},
+	}}
+	num := func(x float64) report.Cell {
+		if math.IsNaN(x) {
+			return report.Cell{Text: "n/a"}
+		}
+		return report.Cell{Value: report.F(x), Digits: 3}
+	}
+	for _, ag := range v.set.Agreement {
+		if !slices.ContainsFunc(v.runs, func(rs *itemscore.RunScores) bool { return rs.Run == ag.Run }) {
+			continue
+		}
+		t.Rows = append(t.Rows, []report.Cell{{Text: ag.Run}, {Text: ag.ReviewerA}, {Text: ag.ReviewerB}, intCell(ag.Items), num(ag.Raw), num(ag.Kappa), num(ag.PassRaw), num(ag.PassKappa)})
+		if ag.Others > 0 {
+			sec.Notes = append(sec.Notes, fmt.Sprintf("run %s: %d further reviewer(s) not compared (A and B are the first two in file order)", ag.Run, ag.Others))
+		}
+	}
+	if len(t.Rows) == 0 {
+		return sec, false
+	}
+	sec.Text = append(sec.Text, "Seed 003 §7.6: the frozen test set's answer grades are given by two reviewers independently and disagreements adjudicated by a third; report the raw agreement and Cohen's κ. Reviewer A is the first reviewer of a run's independent grades in file order, B the second; items are the questions both graded. A question's figure uses the adjudicated grade, else the lower of the two (flagged unadjudicated).")
+	sec.Tables = append(sec.Tables, t)
+	return sec, true
 }

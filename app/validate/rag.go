@@ -283,6 +283,22 @@ var (
 		Hint:        "Fill in the listed fields, so a reader can check the attribution without rerunning the system.",
 		Family:      "rag",
 	})
+	ruleRAGGradeFacts = register(finding.Rule{
+		Code:        "rag.grade-facts",
+		Severity:    finding.Error,
+		Description: "A human grade's supported atomic facts are at most its total facts (faithfulness = supported / total ≤ 1).",
+		Source:      "seed 003 §7.2, §7.5 (忠实度：可被证据支持的原子事实声明 / 全部事实声明)",
+		Hint:        "Recount the answer's atomic facts; facts_supported counts a subset of facts_total.",
+		Family:      "rag",
+	})
+	ruleRAGGradeQID = register(finding.Rule{
+		Code:        "rag.grade-qid",
+		Severity:    finding.Warning,
+		Description: "Every qid of a human-grades file is one of the loaded questions (a typo grades nothing).",
+		Source:      "seed 003 §7 (生成评分按冻结规约执行)",
+		Hint:        "Fix the qid, or load the questions it belongs to.",
+		Family:      "rag",
+	})
 	ruleRAGConfigHash = register(finding.Rule{
 		Code:        "rag.config-hash",
 		Severity:    finding.Warning,
@@ -397,6 +413,7 @@ func (c *checker) checkRAG() {
 	c.checkConfigHashes()
 	c.checkConfigFrozen()
 	c.checkErrorRecords()
+	c.checkGrades()
 }
 
 // checkRunQrels checks the qrels files that grade seed-003 questions (at
@@ -884,6 +901,29 @@ func (c *checker) checkErrorRecords() {
 		}
 		if len(missing) > 0 {
 			c.add(ruleRAGErrorFields.At(r.Path, r.Line, "", "the error record lacks %s", strings.Join(missing, ", ")))
+		}
+	}
+}
+
+// checkGrades checks each human-grade line: facts_supported ≤ facts_total,
+// a known qid (when questions are loaded).
+func (c *checker) checkGrades() {
+	qids := map[string]bool{}
+	for _, q := range c.ds.RAG {
+		if q.Typed {
+			qids[q.V.QID] = true
+		}
+	}
+	for _, r := range c.ds.Grades {
+		if !r.Typed {
+			continue
+		}
+		g := r.V
+		if g.FactsSupported != nil && g.FactsTotal != nil && *g.FactsSupported > *g.FactsTotal {
+			c.add(ruleRAGGradeFacts.At(r.Path, r.Line, "/facts_supported", "facts_supported %d exceeds facts_total %d", *g.FactsSupported, *g.FactsTotal))
+		}
+		if len(qids) > 0 && g.QID != "" && !qids[g.QID] {
+			c.add(ruleRAGGradeQID.At(r.Path, r.Line, "/qid", "qid %q is not a loaded question", clip(g.QID, 60)))
 		}
 	}
 }
