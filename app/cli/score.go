@@ -388,7 +388,7 @@ func runCompareMany(ctx context.Context, f *scoreFlags, baseline string, runs []
 	rep.Inputs = inputs
 	warnNotes(stderr, "compare", rep)
 	if latex {
-		err = rep.WriteLaTeX(stdout, "many.table")
+		err = rep.WriteLaTeX(stdout, "many.table", "ablation.table")
 	} else {
 		err = f.write(stdout, rep)
 	}
@@ -442,6 +442,7 @@ func runCompare(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	fs.Var(&manyMetrics, "metric", "with --baseline: a figure of the comparison table, e.g. ndcg@10 (repeatable; default the headline metrics)")
 	budget := fs.Int("test-budget", score.DefaultTestBudget, "with --baseline: comparisons on the test split past which the report warns (seed 002: 5); -1 never warns")
 	perms := fs.Int("permutations", stats.DefaultPermutations, "with --baseline: random sign assignments of the randomization test when it is not exact")
+	ablation := fs.String("ablation-metric", "", "with --baseline: the quality figure of the ablation table (default ndcg@10 when present)")
 	latex := fs.Bool("latex", false, "with --baseline: print the comparison table(s) as LaTeX (booktabs) instead of the report")
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, "usage: eval752 compare [--json|--md] [--seed N] [--bootstrap N] [--split NAME] RUN_A RUN_B PATH...\n"+
@@ -466,7 +467,7 @@ func runCompare(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		return cantRun(stderr, "compare", err)
 	}
 	if *baseline != "" {
-		mo := score.ManyOptions{TestBudget: *budget, Permutations: *perms}
+		mo := score.ManyOptions{TestBudget: *budget, Permutations: *perms, AblationMetric: *ablation}
 		if len(manyMetrics) > 0 {
 			mo.Metrics = slices.Clone(manyMetrics)
 		}

@@ -355,8 +355,9 @@ func TestJSONArrayLines(t *testing.T) {
 	}
 }
 
-// TestRunFolderExtraFiles: seed 003 §10's run folder also holds files
-// eval752 does not read (metrics.json, errors.jsonl): noted, not errors.
+// TestRunFolderExtraFiles: seed 003 §10's run folder also holds
+// metrics.json and errors.jsonl, read as rag.metrics and rag.errors (an
+// error record without its code is a schema error).
 func TestRunFolderExtraFiles(t *testing.T) {
 	b := zipOf(t,
 		zent{"manifest.json", `{}`}, zent{"meta.json", `{"name": "x"}`},
@@ -365,9 +366,9 @@ func TestRunFolderExtraFiles(t *testing.T) {
 		zent{"runs/dense/errors.jsonl", `{"qid": "q1", "root_cause": "RETRIEVAL_MISS", "severity": "high"}` + "\n"},
 	)
 	ds := load(t, memInput("r.eval752.zip", b))
-	c := ds.Findings.Counts()
-	if c.Error != 0 || c.Warning != 0 {
-		t.Errorf("findings %v", codes(ds.Findings))
+	got := codes(ds.Findings)
+	if len(got) != 1 || !strings.Contains(got[0], "errors.jsonl:1: error schema.required") || len(ds.Metrics) != 1 || len(ds.Errors) != 1 {
+		t.Errorf("findings %v, metrics %d, errors %d", got, len(ds.Metrics), len(ds.Errors))
 	}
 	if len(ds.RAG) != 1 {
 		t.Errorf("rag %d", len(ds.RAG))
@@ -530,7 +531,8 @@ func TestPrettyPrintedSyntaxError(t *testing.T) {
 // TestSeed003FolderZipped: seed 003 §10's project layout zipped as it is
 // (data/, eval/, runs/<id>/, no manifest.json or meta.json) is read as a
 // zipped folder: its files are parsed like a bundle's corpus/ and runs/,
-// with one info finding instead of the bundle errors; metrics.json is noted.
+// with one info finding instead of the bundle errors; metrics.json is read
+// as the run's claimed figures (rag.metrics).
 func TestSeed003FolderZipped(t *testing.T) {
 	b := zipOf(t,
 		zent{"data/documents.jsonl", seedFile(t, "documents.jsonl")},
@@ -543,8 +545,8 @@ func TestSeed003FolderZipped(t *testing.T) {
 		t.Fatalf("documents %d questions %d predictions %+v", len(ds.Documents), len(ds.RAG), ds.Preds)
 	}
 	got := codes(ds.Findings)
-	if len(got) != 2 || !strings.Contains(got[0], "info bundle.plain-zip") || !strings.Contains(got[1], "info format.skipped") {
-		t.Errorf("findings %v, want the plain-zip info and metrics.json skipped", got)
+	if len(got) != 1 || !strings.Contains(got[0], "info bundle.plain-zip") || len(ds.Metrics) != 1 {
+		t.Errorf("findings %v, metrics files %d: want the plain-zip info and metrics.json read", got, len(ds.Metrics))
 	}
 	// named .eval752.zip, the same content is a bundle missing its companions
 	ds = load(t, memInput("rag.eval752.zip", b))

@@ -102,6 +102,9 @@ type Dataset struct {
 	Judgments []Rec[model.RAGJudgment]
 	Preds     []Rec[model.RAGPrediction]
 	Configs   []Rec[model.RAGConfig]
+	Metrics   []Rec[model.RAGMetrics] // runs/<id>/metrics.json: claimed figures
+	Errors    []Rec[model.RAGError]   // runs/<id>/errors.jsonl: §9 attributions
+	Grades    []Rec[model.RAGGrade]   // human answer grades (§7)
 	Qrels     []QrelsFile
 	Runs      []RunFile
 	// Peers are the logs of other evaluation tools (Inspect AI,

@@ -681,6 +681,10 @@ func (l *loader) addRecord(f model.Format, loc Loc, raw map[string]any, line []b
 		derr = appendRec(&l.ds.Chunks, loc, raw, line)
 	case model.FormatRAGJudgment:
 		derr = appendRec(&l.ds.Judgments, loc, raw, line)
+	case model.FormatRAGErrors:
+		derr = appendRec(&l.ds.Errors, loc, raw, line)
+	case model.FormatRAGGrades:
+		derr = appendRec(&l.ds.Grades, loc, raw, line)
 	case model.FormatRAGPrediction:
 		derr = appendRec(&l.ds.Preds, loc, raw, line)
 		if p := &l.ds.Preds[len(l.ds.Preds)-1]; p.Typed && p.V.RunID == "" {
@@ -692,6 +696,8 @@ func (l *loader) addRecord(f model.Format, loc Loc, raw map[string]any, line []b
 		model.FormatHELMRunSpec, model.FormatHELMScenario, model.FormatHELMState:
 		l.peerRecord(f, loc, raw)
 		return
+	case model.FormatRAGMetrics:
+		l.ds.Metrics = append(l.ds.Metrics, Rec[model.RAGMetrics]{Loc: loc, Raw: raw, V: model.RAGMetrics(raw), Typed: true})
 	case model.FormatManifest, model.FormatMeta, model.FormatRunConfig:
 		// bundle companions given as top-level files: checked, kept on a
 		// pseudo-bundle so rules can see them
@@ -1189,7 +1195,7 @@ func classify(name string) (entryKind, fileCtx) {
 // read (run outputs and manifests of the pipeline): given, they are noted,
 // not an unknown format.
 var seed003Unread = map[string]bool{
-	"metrics.json": true, "errors.jsonl": true, "anchor_resolution.jsonl": true,
+	"anchor_resolution.jsonl":    true,
 	"judgment_set_manifest.json": true, "raw_manifest.jsonl": true, "tables.jsonl": true,
 	"evidence_groups.jsonl": true,
 }

@@ -258,7 +258,8 @@ func TestIntegralFloats(t *testing.T) {
 
 // TestLooseRunFolderFiles: the files of a runs/<id>/ folder given one by one
 // (seed 003 §10) are read as inside a bundle: metrics.json and errors.jsonl
-// are noted, not an unknown format.
+// are read wherever they are (rag.metrics, rag.errors); another JSON file
+// of no format is an error.
 func TestLooseRunFolderFiles(t *testing.T) {
 	ds := load(t,
 		memInput("exp/runs/r1/metrics.json", []byte(`{"ndcg@10": 0.5}`)),
@@ -268,10 +269,10 @@ func TestLooseRunFolderFiles(t *testing.T) {
 	)
 	got := codes(ds.Findings)
 	want := []string{
-		"exp/runs/r1/errors.jsonl: info format.skipped",
-		"exp/runs/r1/metrics.json: info format.skipped",
-		"notes/metrics.json: info format.skipped",
 		"other.json: error format.unknown",
+	}
+	if len(ds.Metrics) != 2 || len(ds.Errors) != 1 {
+		t.Errorf("metrics.json files read: %d, want 2; errors records %d, want 1", len(ds.Metrics), len(ds.Errors))
 	}
 	if len(got) != len(want) {
 		t.Fatalf("findings %v", got)

@@ -55,7 +55,7 @@ var (
 	})
 	RuleSkipped = finding.Register(finding.Rule{
 		Code: "format.skipped", Severity: finding.Info, Family: "format",
-		Description: "a file under corpus/ or runs/ is of no format eval752 reads (metrics.json, errors.jsonl, …); it is hashed, not checked",
+		Description: "a file under corpus/ or runs/ is of no format eval752 reads (anchor_resolution.jsonl, raw_manifest.jsonl, …); it is hashed, not checked",
 		Source:      "seed 003 §10 (a run folder also holds files eval752 does not score from)",
 		Hint:        "nothing to do; if it is one of eval752's formats, name it in manifest.json files[].format",
 	})

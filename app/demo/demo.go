@@ -192,6 +192,14 @@ func build() (map[string][]byte, map[string]model.Format, error) {
 		}
 		files["runs/"+run+"/config.yaml"] = ragConfigYAML(run, vh, sums)
 		formats["runs/"+run+"/config.yaml"] = model.FormatRAGConfig
+		if err := add("runs/"+run+"/human_grades.jsonl", model.FormatRAGGrades, demoGrades(run, rag)); err != nil {
+			return nil, nil, err
+		}
+		if errs := demoErrors(run, rag); len(errs) > 0 {
+			if err := add("runs/"+run+"/errors.jsonl", model.FormatRAGErrors, errs); err != nil {
+				return nil, nil, err
+			}
+		}
 	}
 	meta := model.Meta{
 		Name:        "eval752 demo: product-safety document QA",
@@ -413,4 +421,75 @@ func ragConfigYAML(run, versionHash string, sums map[string]string) []byte {
 		fmt.Fprintf(&b, "%s: %s\n", p[0], p[1])
 	}
 	return b.Bytes()
+}
+
+// demoGrades are two blind reviewers' grades (seed 003 §7) of the run's
+// answers to the first six answerable test questions it answered: rev-01
+// gives 3 to a right-looking answer (one that contains the reference), 1
+// otherwise; rev-02 agrees except on the second question, one grade lower,
+// which rev-03 adjudicates to rev-01's grade. Three atomic facts per
+// answer, all supported for grade 3, one for grade 1.
+func demoGrades(run string, rag *ragSet) []model.RAGGrade {
+	ref := map[string]model.RAGQuestion{}
+	for _, q := range rag.Questions {
+		ref[q.QID] = q
+	}
+	var out []model.RAGGrade
+	n := 0
+	for _, p := range rag.Preds[run] {
+		q, ok := ref[p.QID]
+		if !ok || !q.Answerable || q.Split != "test" || p.Answer == nil || n == 6 {
+			continue
+		}
+		n++
+		g := 1
+		if q.ReferenceAnswer != nil && strings.Contains(*p.Answer, *q.ReferenceAnswer) {
+			g = 3
+		}
+		sup := 1
+		if g == 3 {
+			sup = 3
+		}
+		mk := func(rev string, grade, supported int, adj string) model.RAGGrade {
+			return model.RAGGrade{QID: p.QID, RunID: run, Reviewer: rev, ExpertGrade: &grade, FactsSupported: &supported, FactsTotal: intp(3), Adjudication: adj, RubricVersion: "demo-rubric-1"}
+		}
+		out = append(out, mk("rev-01", g, sup, "independent"))
+		if n == 2 {
+			out = append(out, mk("rev-02", max(g-1, 0), sup, "independent"), mk("rev-03", g, sup, "adjudicated"))
+		} else {
+			out = append(out, mk("rev-02", g, sup, "independent"))
+		}
+	}
+	return out
+}
+
+func intp(v int) *int { return &v }
+
+// demoErrors is a reviewer's errors.jsonl (seed 003 §9) for the reranking
+// run: the first two answerable test questions whose answer misses the
+// reference, attributed to GEN_OMISSION (evidence retrieved, answer leaves
+// it out) with every field §9 lists.
+func demoErrors(run string, rag *ragSet) []model.RAGError {
+	if run != "hybrid-rerank" {
+		return nil
+	}
+	ref := map[string]model.RAGQuestion{}
+	for _, q := range rag.Questions {
+		ref[q.QID] = q
+	}
+	var out []model.RAGError
+	for _, p := range rag.Preds[run] {
+		q, ok := ref[p.QID]
+		if !ok || !q.Answerable || q.Split != "test" || p.Answer == nil || q.ReferenceAnswer == nil || strings.Contains(*p.Answer, *q.ReferenceAnswer) || len(out) == 2 {
+			continue
+		}
+		out = append(out, model.RAGError{
+			QID: p.QID, RunID: run, Code: "GEN_OMISSION", Source: "reviewed",
+			Config: "runs/" + run + "/config.yaml", Expected: *q.ReferenceAnswer, Actual: *p.Answer,
+			RetrievedChunkIDs: p.RetrievedChunkIDs, RerankedChunkIDs: p.RerankedChunkIDs, Answer: p.Answer, Citations: p.Citations,
+			RootCause: "the reranked context holds the figure, the answer leaves it out (made up for the demo)",
+			Severity:  "medium", SuggestedFix: "ask the generator to quote the figure with its unit",
+		})
+	}
+	return out
 }

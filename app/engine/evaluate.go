@@ -68,6 +68,7 @@ func Validate(ctx context.Context, inputs []dataset.Input, opt Options, progress
 		// (SPEC §3): its errors make `validate` exit 1
 		all = append(all, audit.SplitIsolation(ds, opt.Audit)...)
 	}
+	all = append(all, checkRunMetrics(ds, opt)...)
 	ds.Locate(all)
 	return ds, all.Normalize(), nil
 }

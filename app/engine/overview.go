@@ -97,7 +97,7 @@ func Overview(ds *dataset.Dataset) *report.Report {
 		{model.FormatRAGQuestion, len(ds.RAG)}, {model.FormatResult, len(ds.Results)}, {model.FormatAtom, len(ds.Atoms)},
 		{model.FormatCorpusManifest, len(ds.Corpus)}, {model.FormatSources, len(ds.Sources)}, {model.FormatClause, len(ds.Clauses)}, {model.FormatVerdict, len(ds.Verdicts)},
 		{model.FormatRAGDocument, len(ds.Documents)}, {model.FormatRAGPage, len(ds.Pages)}, {model.FormatRAGChunk, len(ds.Chunks)},
-		{model.FormatRAGJudgment, len(ds.Judgments)}, {model.FormatRAGPrediction, len(ds.Preds)}, {model.FormatRAGConfig, len(ds.Configs)},
+		{model.FormatRAGJudgment, len(ds.Judgments)}, {model.FormatRAGPrediction, len(ds.Preds)}, {model.FormatRAGConfig, len(ds.Configs)}, {model.FormatRAGMetrics, len(ds.Metrics)}, {model.FormatRAGErrors, len(ds.Errors)}, {model.FormatRAGGrades, len(ds.Grades)},
 		{model.FormatTRECQrels, qrelsCount(ds)}, {model.FormatTRECRun, runLineCount(ds)},
 	} {
 		if fc.n > 0 {

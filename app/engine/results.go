@@ -16,6 +16,7 @@ import (
 	"eval752/app/audit"
 	"eval752/app/dataset"
 	"eval752/app/finding"
+	"eval752/app/itemscore"
 	"eval752/app/report"
 	"eval752/app/version"
 )
@@ -92,7 +93,21 @@ func ResultsFiles(r *Result) ([]ResultsFile, error) {
 		parts = append(parts,
 			part{"many.json", "every run against the first, Holm-adjusted (= eval752 compare --baseline FIRST --json)", r.Many.WriteJSON},
 			part{"many.md", "every run against the first (= eval752 compare --baseline FIRST --md)", r.Many.WriteMarkdown},
-			part{"many.tex", "the comparison table(s) as LaTeX (= eval752 compare --baseline FIRST --latex)", func(w io.Writer) error { return r.Many.WriteLaTeX(w, "many.table") }})
+			part{"many.tex", "the comparison table(s) as LaTeX (= eval752 compare --baseline FIRST --latex)", func(w io.Writer) error { return r.Many.WriteLaTeX(w, "many.table", "ablation.table") }})
+	}
+	if r.set != nil {
+		if recs := itemscore.ErrorRecords(r.set); len(recs) > 0 {
+			parts = append(parts, part{"errors.jsonl", "every item's seed 003 §9 error codes, one record per run, question and code (derived by eval752 or reviewed in the run's errors.jsonl)", func(w io.Writer) error {
+				enc := json.NewEncoder(w)
+				enc.SetEscapeHTML(false)
+				for _, e := range recs {
+					if err := enc.Encode(e); err != nil {
+						return err
+					}
+				}
+				return nil
+			}})
+		}
 	}
 	if r.Audit != nil {
 		parts = append(parts,

@@ -77,6 +77,9 @@ func Detect(name string, head []byte, complete bool) Detection {
 	if ext == ".yaml" || ext == ".yml" {
 		return Detection{model.FormatRAGConfig, "YAML file name (seed 003 §10 config.yaml)"}
 	}
+	if base == "errors.jsonl" {
+		return Detection{model.FormatRAGErrors, "file name errors.jsonl (seed 003 §10 runs/<run_id>/)"}
+	}
 	body := bytes.TrimPrefix(head, []byte{0xEF, 0xBB, 0xBF})
 	records := sampleRecords(body, complete)
 	// A .json file (or any file whose first record spans several lines) is a
@@ -173,6 +176,8 @@ func detectJSONFile(base string, body []byte, complete bool) (model.Format, stri
 		return model.FormatMeta, "file name meta.json (seed 004 bundle layout)"
 	case "run_config.json":
 		return model.FormatRunConfig, "file name run_config.json (seed 004 bundle layout)"
+	case "metrics.json":
+		return model.FormatRAGMetrics, "file name metrics.json (seed 003 §10 runs/<run_id>/)"
 	}
 	if f, why := peerFormat(base, body, complete); f != model.FormatUnknown {
 		return f, why
@@ -275,6 +280,7 @@ var signatures = []signature{
 	{model.FormatRAGQuestion, []string{"qid", "query"}, []string{"grade", "retrieved_chunk_ids"}, []string{"answerable", "reference_answer", "gold_evidence_groups", "answer_aliases", "question_type", "numeric_tolerance"}, []string{"questions.jsonl"}, nil},
 	{model.FormatVerdict, []string{"qid", "verdict"}, []string{"query", "grade", "retrieved_chunk_ids", "answer"}, []string{"reviewer", "at", "note", "passage"}, []string{"verdicts.jsonl"}, nil},
 	{model.FormatRAGJudgment, []string{"qid", "grade"}, nil, []string{"schema_version", "reason", "doc_id", "document_version_id", "page_no", "char_start", "char_end", "evidence_sha256", "annotator_id", "adjudication_status"}, []string{"anchored_judgments.jsonl"}, nil},
+	{model.FormatRAGGrades, []string{"qid", "expert_grade"}, nil, []string{"run_id", "reviewer", "facts_supported", "facts_total", "adjudication", "rubric_version"}, []string{"human_grades.jsonl", "grades.jsonl"}, nil},
 	// a prediction may echo its query (many pipelines log it)
 	{model.FormatRAGPrediction, []string{"qid"}, []string{"grade", "gold_evidence_groups", "reference_answer"}, []string{"retrieved_chunk_ids", "vector_scores", "reranked_chunk_ids", "rerank_scores", "answer", "citations", "latency_ms", "usage", "run_id"}, []string{"predictions.jsonl"},
 		[]string{"retrieved_chunk_ids", "reranked_chunk_ids", "answer", "citations"}},

@@ -30,6 +30,11 @@ type output struct {
 	latency      *float64
 	inTok, outTk *int
 	cost         *float64
+	stages       map[string]float64 // seed 003 latency_ms per stage (without "total")
+	first        []string           // a reranking prediction's first-stage list (RERANK_* attribution)
+	reranked     bool               // the ranking is a reranked list
+	citations    []model.Citation
+	usage        map[string]float64 // every usage entry (tokens by kind, *_calls)
 }
 
 type retrieved struct {
@@ -70,6 +75,15 @@ type runOut struct {
 	// ranking for any v2 question gets no v2 retrieval figures (not a
 	// column of zeros).
 	setCaps map[string]caps
+	// contextTop is config.yaml's context_top_n (0: unknown): the context
+	// cut of RERANK_WRONG_ORDER and the depth of DUPLICATE_CROWDING.
+	contextTop int
+	// cites: some output has citations (seed 003 §7's citation figures
+	// apply to the run); reportsErrors: some output has an error (its error
+	// rate applies).
+	cites, reportsErrors bool
+	// grades are the human answer grades of the run per qid (rag.grades).
+	grades map[string]gradeOf
 }
 
 // caps are what a run's outputs for one set carry.
@@ -97,6 +111,12 @@ func (r *runOut) add(ui int, found bool, id string, o *output) {
 	}
 	if o.refused != nil {
 		r.refuses = true
+	}
+	if len(o.citations) > 0 {
+		r.cites = true
+	}
+	if o.errText != "" {
+		r.reportsErrors = true
 	}
 	if o.passed != nil {
 		r.passes = true
@@ -165,6 +185,7 @@ func collectRuns(ds *dataset.Dataset, byID map[string]int) []*runOut {
 		if res.Usage != nil {
 			in, out := res.Usage.InputTokens, res.Usage.OutputTokens
 			o.inTok, o.outTk = &in, &out
+			o.usage = map[string]float64{"input_tokens": float64(in), "output_tokens": float64(out)}
 		}
 		ui, ok := byID[res.ItemID]
 		r.add(ui, ok, res.ItemID, o)
@@ -241,6 +262,7 @@ func collectRuns(ds *dataset.Dataset, byID map[string]int) []*runOut {
 		final := first
 		if p.RerankedChunkIDs != nil && reranks[name] {
 			final = predOutput(p, p.RerankedChunkIDs, p.RerankScores)
+			final.first, final.reranked = p.RetrievedChunkIDs, true
 			final.rerankEmpty = len(p.RerankedChunkIDs) == 0 && len(p.RetrievedChunkIDs) > 0
 			if _, seen := stage[name]; !seen {
 				stageOrder = append(stageOrder, name)
@@ -327,7 +349,7 @@ func (r *runOut) addDir(d string) {
 
 // predOutput converts a prediction with the given ranking.
 func predOutput(p *model.RAGPrediction, ids []string, scores []float64) *output {
-	o := &output{response: p.Answer, refused: p.Refused}
+	o := &output{response: p.Answer, refused: p.Refused, errText: p.Error, citations: p.Citations}
 	if ids != nil {
 		// an empty list is a ranking that found nothing (scored 0); no
 		// list at all is a run that does not retrieve (a closed-book run,
@@ -352,8 +374,23 @@ func predOutput(p *model.RAGPrediction, ids []string, scores []float64) *output 
 			}
 		}
 		o.latency = &total
+		for k, v := range p.LatencyMS {
+			if k != "total" {
+				if o.stages == nil {
+					o.stages = map[string]float64{}
+				}
+				o.stages[k] = v
+			}
+		}
 	}
 	if len(p.Usage) > 0 {
+		o.usage = make(map[string]float64, len(p.Usage))
+		for k, v := range p.Usage {
+			o.usage[k] = v
+		}
+		if v, ok := p.Usage["cost_usd"]; ok {
+			o.cost = &v
+		}
 		if v, ok := firstKey(p.Usage, "llm_input_tokens", "input_tokens"); ok {
 			n := int(v)
 			o.inTok = &n
@@ -383,6 +420,10 @@ func sortedKeys(m map[string]float64) []string {
 	slices.Sort(ks)
 	return ks
 }
+
+// DirOf is the folder of a record path, as runs are matched to their
+// folders (RunScores.Dirs).
+func DirOf(p string) string { return dirOf(p) }
 
 // dirOf is the folder of a record path; bundle entries ("x.zip!runs/a/p.jsonl")
 // use the part after "!".

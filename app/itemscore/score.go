@@ -14,6 +14,7 @@ import (
 	"eval752/app/model"
 	"eval752/app/report"
 	"eval752/app/resolve"
+	"eval752/app/stats"
 )
 
 // Score computes every applicable per-item metric of every run on every
@@ -61,13 +62,18 @@ func Score(ds *dataset.Dataset, opt Options) (*Set, error) {
 			}
 		}
 	}
+	reviewed := reviewedErrors(ds, runs, byID)
+	assignGrades(ds, runs)
 	for _, r := range runs {
 		r.computeSetCaps(units)
+		_, cfg := runConfig(ds, r)
+		r.contextTop = contextTopOf(cfg)
 	}
 	for _, r := range runs {
 		rs := RunScores{Run: r.name, Unknown: r.unknown, Items: make([]ItemScore, len(units)), Sets: runScope(units, r), Qrels: sc.qrelsPaths(r.qrelsKey), Reranked: r.reranked}
 		rs.QrelsDigest = sc.qrelsDigests(r.qrelsKey)
 		rs.ConfigPath, rs.Config = runConfig(ds, r)
+		rs.Dirs = slices.Clone(r.dirs)
 		parallel(len(units), func(i int) {
 			if !slices.Contains(rs.Sets, units[i].Set) || units[i].peer != nil && r.fromPeer && r.byUnit[i] == nil {
 				rs.Items[i] = ItemScore{OutOfScope: true, Values: map[string]float64{}, Detail: report.RunItem{Run: r.name}}
@@ -75,6 +81,14 @@ func Score(ds *dataset.Dataset, opt Options) (*Set, error) {
 			}
 			rs.Items[i] = sc.scoreItem(units[i], i, r)
 		})
+		for ui, codes := range reviewed[r.name] {
+			it := &rs.Items[ui]
+			if it.OutOfScope {
+				continue
+			}
+			it.Reviewed = codes
+			it.Detail.Errors = mergeCodes(it.Errors, codes)
+		}
 		set.Runs = append(set.Runs, rs)
 	}
 	// Gold for the item browser: the first run's resolution (or the shared tables').
@@ -85,6 +99,7 @@ func Score(ds *dataset.Dataset, opt Options) (*Set, error) {
 	sc.finishSet(set, runs, first)
 	set.Notes = sc.notes(set, runs)
 	set.Headlines = headlines(ds)
+	set.Agreement = agreements(ds, runs, stats.CohenKappa)
 	if len(sc.qrels) > 0 {
 		set.Config = append(set.Config, sc.qrelsConfig(runs))
 	}
@@ -302,6 +317,7 @@ func (sc *scorer) scoreItem(u *unitSpec, ui int, r *runOut) ItemScore {
 	}
 	if o != nil {
 		it.LatencyMS, it.InputTokens, it.OutputTokens, it.CostUSD = o.latency, o.inTok, o.outTk, o.cost
+		it.Stages, it.Usage = o.stages, o.usage
 		if o.errText != "" {
 			it.Flags = append(it.Flags, "error")
 		}
@@ -315,6 +331,9 @@ func (sc *scorer) scoreItem(u *unitSpec, ui int, r *runOut) ItemScore {
 	if r.dupUnits[ui] {
 		it.Flags = append(it.Flags, "duplicate-result")
 	}
+	sc.scoreGeneration(u, o, r, &it)
+	it.Errors = sc.attribute(u, o, r, &it)
+	it.Detail.Errors = it.Errors
 	if it.Missing {
 		worst(it.Values)
 	}

@@ -63,6 +63,19 @@ type ItemScore struct {
 	InputTokens  *int     `json:"input_tokens,omitempty"`
 	OutputTokens *int     `json:"output_tokens,omitempty"`
 	CostUSD      *float64 `json:"cost_usd,omitempty"`
+	// Stages is seed 003 §6.2's latency_ms split by stage (embedding,
+	// retrieve, rerank, generate, …; "total" left out), Usage every usage
+	// entry of the result (tokens by kind: embedding_tokens, rerank_tokens,
+	// llm_input_tokens, llm_output_tokens; input_tokens / output_tokens of
+	// results.jsonl; <stage>_calls when the result counts calls).
+	Stages map[string]float64 `json:"stages,omitempty"`
+	Usage  map[string]float64 `json:"usage,omitempty"`
+	// Errors are the seed 003 §9 codes eval752 attributes to this item
+	// (taxonomy order; docs/metrics.md gives each rule).
+	Errors []string `json:"errors,omitempty"`
+	// Reviewed are the codes the run's errors.jsonl gives this item
+	// (taxonomy codes only, in file order, each once).
+	Reviewed []string `json:"reviewed,omitempty"`
 }
 
 // RunScores is one run's scores, aligned with Set.Units (Items[i] is Units[i]).
@@ -93,6 +106,9 @@ type RunScores struct {
 	// with its value as text (null → "null"). ConfigPath names the file.
 	Config     map[string]string `json:"config,omitempty"`
 	ConfigPath string            `json:"config_path,omitempty"`
+	// Dirs are the folders the run's outputs were read from (a run's
+	// metrics.json and config.yaml sit there).
+	Dirs []string `json:"-"`
 }
 
 // Resolved is one row of the resolution table: a gold entry (or evidence
@@ -122,6 +138,9 @@ type Set struct {
 	// seed-003 evidence groups could not be resolved); package score puts
 	// them in the report's summary.
 	Notes []Note `json:"notes,omitempty"`
+	// Agreement is the two-reviewer agreement of each run's human answer
+	// grades (seed 003 §7.6), for runs two reviewers graded.
+	Agreement []Agreement `json:"agreement,omitempty"`
 	// Headlines are the numbers other tools' logs report beside the values
 	// recomputed from their samples (package peer).
 	Headlines []Headline `json:"headlines,omitempty"`

@@ -122,3 +122,76 @@ var judgeAgreeFamily = Family{
 	Help: "judge_pairwise: the run's verdict equals the reference verdict (the item's answer).", Formula: "[verdict = reference]",
 	Source: "seed 004 (judge_pairwise)",
 }
+
+// Seed 003 §7's generation and citation figures (answerable seed-003
+// questions; docs/metrics.md gives the N/A rules of §7 point 4).
+
+var citationPrecisionFamily = Family{
+	Name: "citation.precision", Group: GroupAnswer, HigherIsBetter: true,
+	Help:    "Citation precision: share of the answer's citations whose chunk carries a grade ≥ 2 judgment for the question; N/A without citations (seed 003 §7.4).",
+	Formula: "|{c ∈ citations : grade(c.chunk) ≥ 2}| / |citations|",
+	Source:  "seed 003 §7 (Citation Precision ≥ 0.90)",
+	Thresholds: map[int]Threshold{
+		0: th(">=", 0.90, "seed 003 §7 (Citation Precision)"),
+	},
+}
+
+var citationRecallFamily = Family{
+	Name: "citation.recall", Group: GroupAnswer, HigherIsBetter: true,
+	Help:    "Citation recall: share of the question's required evidence groups that a supporting citation (grade ≥ 2) falls in; 0 for an answerable question answered without citations (seed 003 §7.4).",
+	Formula: "|{g ∈ required : some supporting cited chunk ∈ g}| / |required|",
+	Source:  "seed 003 §7 (Citation Recall ≥ 0.85)",
+	Thresholds: map[int]Threshold{
+		0: th(">=", 0.85, "seed 003 §7 (Citation Recall)"),
+	},
+}
+
+var completeSuccessFamily = Family{
+	Name: "complete_success", Group: GroupAnswer, HigherIsBetter: true, Binary: true,
+	Help:    "Complete success: the answer is correct, every citation supports (precision 1) and every required evidence group is cited (recall 1), and — when expert grades are loaded — grade ≥ 2 with every atomic fact supported.",
+	Formula: "[answer.correct ∧ citation.precision = 1 ∧ citation.recall = 1 (∧ expert pass ∧ faithfulness = 1)]",
+	Source:  "seed 003 §7 (完整成功 ≥ 0.75)",
+	Thresholds: map[int]Threshold{
+		0: th(">=", 0.75, "seed 003 §7 (端到端完整成功率)"),
+	},
+}
+
+var systemErrorFamily = Family{
+	Name: "system.error", Group: GroupAnswer, Binary: true,
+	Help:    "The result reports an error (results.jsonl or a prediction's error field); the mean is the error rate. Applies to the runs that report errors at all; a missing result counts as an error.",
+	Formula: "[error ≠ \"\"]",
+	Source:  "seed 003 §7 (稳态错误率 < 1%)",
+	Thresholds: map[int]Threshold{
+		0: {Op: "<", Value: 0.01, Source: "seed 003 §7 (稳态错误率 < 1%)"},
+	},
+}
+
+var expertPassFamily = Family{
+	Name: "answer.expert_pass", Group: GroupAnswer, HigherIsBetter: true, Binary: true,
+	Help:    "Expert answer grade ≥ 2 (0–3 scale of seed 003 §7.1) on an answerable question, from the loaded human grades (rag.grades); a numeric question must also be within tolerance.",
+	Formula: "[grade ≥ 2 ∧ (not numeric ∨ answer.numeric = 1)]",
+	Source:  "seed 003 §7 (专家答案通过率 ≥ 0.80)",
+	Thresholds: map[int]Threshold{
+		0: th(">=", 0.80, "seed 003 §7 (专家答案通过率)"),
+	},
+}
+
+var faithfulnessFamily = Family{
+	Name: "faithfulness", Group: GroupAnswer, HigherIsBetter: true,
+	Help:    "Atomic facts of the answer supported by the evidence sent to the generator / all atomic facts (human grades); N/A when the answer states no fact (a correct refusal).",
+	Formula: "facts_supported / facts_total",
+	Source:  "seed 003 §7 (事实忠实度 ≥ 0.95; §7.2–7.5)",
+	Thresholds: map[int]Threshold{
+		0: th(">=", 0.95, "seed 003 §7 (事实忠实度)"),
+	},
+}
+
+var noEvidenceFamily = Family{
+	Name: "no_evidence_share", Group: GroupAnswer,
+	Help:    "Share of the answer's atomic facts without supporting evidence, 1 − faithfulness on the same facts (seed 003 §7.5: one constraint with faithfulness, not a second success condition).",
+	Formula: "1 − facts_supported / facts_total",
+	Source:  "seed 003 §7 (无证据事实占比 ≤ 5%)",
+	Thresholds: map[int]Threshold{
+		0: th("<=", 0.05, "seed 003 §7 (无证据事实占比)"),
+	},
+}

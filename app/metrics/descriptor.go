@@ -39,7 +39,7 @@ type Descriptor struct {
 
 // Threshold is a pass/fail target.
 type Threshold struct {
-	Op     string  `json:"op"` // ">=" or "<="
+	Op     string  `json:"op"` // ">=", "<=" or "<"
 	Value  float64 `json:"value"`
 	Source string  `json:"source"`
 	// Stage is "initial" for seed 003 §7's first-stage (初召回) targets,
@@ -50,8 +50,11 @@ type Threshold struct {
 
 // Pass reports whether v meets t.
 func (t Threshold) Pass(v float64) bool {
-	if t.Op == "<=" {
+	switch t.Op {
+	case "<=":
 		return v <= t.Value
+	case "<":
+		return v < t.Value
 	}
 	return v >= t.Value
 }

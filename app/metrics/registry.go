@@ -51,10 +51,12 @@ var families = []*Family{
 	&falseRecallFamily, &temporalFamily, &holderFamily,
 	&answerCorrectFamily, &toolScoreFamily, &answerExactFamily, &answerAliasFamily, &answerSubstringFamily, &answerBigramFamily,
 	&answerMCQPartialFamily, &answerNumericFamily, &codePassedFamily,
+	&citationPrecisionFamily, &citationRecallFamily, &completeSuccessFamily, &expertPassFamily, &faithfulnessFamily, &noEvidenceFamily, &systemErrorFamily,
 	&judgeAWinFamily, &judgeBWinFamily, &judgeTieFamily, &judgeAgreeFamily,
 	&refusalDetectedFamily, &refusalTPFamily, &refusalFPFamily, &refusalFNFamily,
 	&refusalPrecisionFamily, &refusalRecallFamily, &refusalF1Family,
 	&latencyFamily, &inputTokensFamily, &outputTokensFamily, &costFamily,
+	&stageLatencyFamily, &usageFamily, &callsFamily, &costPer1000Family,
 }
 
 // Families returns the ordered registry of metric families.

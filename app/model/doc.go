@@ -38,6 +38,9 @@ const (
 	FormatRAGJudgment    Format = "rag.judgment"       // seed 003 §10 anchored_judgments.jsonl
 	FormatRAGPrediction  Format = "rag.prediction"     // seed 003 §6.2 predictions.jsonl
 	FormatRAGConfig      Format = "rag.config"         // seed 003 §10 config.yaml
+	FormatRAGMetrics     Format = "rag.metrics"        // seed 003 §10 runs/<id>/metrics.json (claimed figures)
+	FormatRAGErrors      Format = "rag.errors"         // seed 003 §9/§10 runs/<id>/errors.jsonl
+	FormatRAGGrades      Format = "rag.grades"         // seed 003 §7 expert answer grades (eval752 format)
 	FormatTRECQrels      Format = "trec.qrels"         // qid 0 docid rel
 	FormatTRECRun        Format = "trec.run"           // qid Q0 docid rank score tag
 	// Logs of other evaluation tools (docs/formats.md "Logs of other tools").
@@ -63,7 +66,7 @@ var Formats = []Format{
 	FormatBundle, FormatItem, FormatManifest, FormatMeta, FormatRunConfig, FormatResult, FormatAtom,
 	FormatB2, FormatCorpusManifest, FormatSources,
 	FormatV2Question, FormatClause, FormatVerdict,
-	FormatRAGQuestion, FormatRAGDocument, FormatRAGChunk, FormatRAGPage, FormatRAGJudgment, FormatRAGPrediction, FormatRAGConfig,
+	FormatRAGQuestion, FormatRAGDocument, FormatRAGChunk, FormatRAGPage, FormatRAGJudgment, FormatRAGPrediction, FormatRAGConfig, FormatRAGMetrics, FormatRAGErrors, FormatRAGGrades,
 	FormatTRECQrels, FormatTRECRun,
 	FormatInspectLog, FormatInspectEval, FormatLMEvalResults, FormatLMEvalSamples, FormatPromptfoo,
 	FormatBEIRQrels, FormatRanxQrels, FormatRanxRun,

@@ -138,6 +138,10 @@ type RAGPrediction struct {
 	LatencyMS         map[string]float64 `json:"latency_ms,omitempty"`
 	Usage             map[string]float64 `json:"usage,omitempty"`
 	Refused           *bool              `json:"refused,omitempty"`
+	// Error is the pipeline's error for this question (a timeout, a rate
+	// limit), an eval752 addition as in results.jsonl; seed 003 §9's
+	// SYSTEM_TIMEOUT / SYSTEM_RATE_LIMIT are read from it.
+	Error string `json:"error,omitempty"`
 }
 
 // Citation maps a generated citation label to a real chunk (§6.2).
@@ -149,3 +153,8 @@ type Citation struct {
 // RAGConfig is config.yaml (§10), kept as the flat key → scalar mapping the
 // seed shows; values are strings, numbers, booleans or null.
 type RAGConfig map[string]any
+
+// RAGMetrics is a run's metrics.json (§10): the figures the run claims,
+// metric name → number, optionally under a "metrics" object; other values
+// (run_id, a date) are metadata. eval752 recomputes each figure it knows.
+type RAGMetrics map[string]any

@@ -2,23 +2,24 @@ package report
 
 import (
 	"io"
+	"slices"
 	"strings"
 )
 
-// WriteLaTeX writes the tables of r whose ID starts with prefix as LaTeX
+// WriteLaTeX writes the tables of r whose ID starts with one of prefixes as LaTeX
 // tabulars (booktabs rules), one table environment each, for a paper: the
 // comparison table of `compare --baseline … --latex` (ranx's to_latex). A
 // figure prints its value only (no CI, n or target: the Markdown and text
 // reports carry them); a flag of ▲ / ▼ becomes a superscript
 // $^{\blacktriangle}$ / $^{\blacktriangledown}$ (amssymb), any other flag a
 // footnote-size remark. Text is escaped for LaTeX.
-func (r *Report) WriteLaTeX(w io.Writer, prefix string) error {
+func (r *Report) WriteLaTeX(w io.Writer, prefixes ...string) error {
 	ew := &errWriter{w: w}
 	ew.printf("%% %s — %s %s\n", latexEscape(r.Title), r.Tool.Name, r.Tool.Version)
 	ew.printf("%% needs \\usepackage{booktabs} and \\usepackage{amssymb}\n")
 	for _, s := range r.Sections {
 		for _, t := range s.Tables {
-			if !strings.HasPrefix(t.ID, prefix) {
+			if !slices.ContainsFunc(prefixes, func(p string) bool { return strings.HasPrefix(t.ID, p) }) {
 				continue
 			}
 			ew.printf("\n\\begin{table}[t]\n\\centering\n")

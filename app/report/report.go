@@ -143,6 +143,9 @@ type RunItem struct {
 	// unknown-id, ambiguous-gold, unresolved-judgment, scores-ignored,
 	// duplicate-result); docs/metrics.md says what each means.
 	Flags []string `json:"flags,omitempty"`
+	// Errors are the seed 003 §9 error codes of this item: derived by
+	// eval752 (docs/metrics.md) and read from the run's errors.jsonl.
+	Errors []string `json:"errors,omitempty"`
 }
 
 // RetrievedMark is one retrieved atom with its relevance mark.

@@ -78,6 +78,25 @@ type figure struct {
 	Digits        int // decimals text renderers print (0 = default 4)
 }
 
+// sigDigits makes text renderers print f's value (and interval) to n
+// significant digits: cost 0.000612 → "0.000612", 612 → "612"; never
+// fewer than 0 nor more than 8 decimals.
+func (f *figure) sigDigits(n int) {
+	if math.IsNaN(f.Value) || f.Value == 0 {
+		f.Digits = n
+		return
+	}
+	d := n - 1 - int(math.Floor(math.Log10(math.Abs(f.Value))))
+	switch {
+	case d <= 0:
+		f.Int = true
+	case d > 8:
+		f.Digits = 8
+	default:
+		f.Digits = d
+	}
+}
+
 func nanFigure() figure { return figure{Value: math.NaN(), Lo: math.NaN(), Hi: math.NaN()} }
 
 // cell turns a figure into a report cell for metric d (whose threshold and
@@ -103,8 +122,14 @@ func (f figure) cell(d metrics.Descriptor, name, stratum, run string) report.Cel
 // thresholdText renders a threshold as "≥ 0.90" / "≤ 0.10".
 func thresholdText(t metrics.Threshold) string {
 	op := "≥"
-	if t.Op == "<=" {
+	switch t.Op {
+	case "<=":
 		op = "≤"
+	case "<":
+		op = "<"
+	}
+	if t.Value >= 100 && t.Value == math.Trunc(t.Value) {
+		return op + " " + strconv.FormatFloat(t.Value, 'f', 0, 64) // a latency in ms
 	}
 	return op + " " + strconv.FormatFloat(t.Value, 'f', 2, 64)
 }

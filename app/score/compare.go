@@ -316,7 +316,95 @@ func (v *view) pairRows() []pairRow {
 		if figs[0].Diff.Denom == 0 {
 			continue // only one run carries the field: nothing to pair
 		}
+		if field == "cost_usd" {
+			per := make([]pairFig, len(v.strata))
+			scale := func(c []float64) []float64 {
+				out := make([]float64, len(c))
+				for i, x := range c {
+					out[i] = 1000 * x
+				}
+				return out
+			}
+			ka, kb := scale(colA), scale(colB)
+			for s := range v.strata {
+				per[s] = v.pairMean(v.strata[s], mustDesc("cost_usd per 1000 queries"), ka, kb)
+				for _, f := range []*figure{&figs[s].A, &figs[s].B, &figs[s].Diff, &per[s].A, &per[s].B, &per[s].Diff} {
+					f.sigDigits(3)
+				}
+			}
+			rows = append(rows, pairRow{Label: field + " (mean)", Desc: d, Fig: func(s int) pairFig { return figs[s] }},
+				pairRow{Label: "cost_usd per 1000 queries", Desc: mustDesc("cost_usd per 1000 queries"), Fig: func(s int) pairFig { return per[s] }})
+			continue
+		}
 		rows = append(rows, pairRow{Label: field + " (mean)", Desc: d, Fig: func(s int) pairFig { return figs[s] }})
+		if field == "latency_ms" {
+			rows = append(rows, v.pairQuantileRows(field, d, colA, colB)...)
+		}
+	}
+	// Per-stage latency percentiles (seed 003 §8).
+	stages := v.orderedKeys(stageOrder, func(it *itemscore.ItemScore) map[string]float64 { return it.Stages }, func(string) bool { return false })
+	for _, st := range stages {
+		d := mustDesc("latency_ms.<stage>")
+		d.Name = "latency_ms." + st
+		col := func(r int) []float64 {
+			out := make([]float64, len(v.set.Units))
+			for i := range out {
+				out[i] = math.NaN()
+				if x, ok := v.item(r, i).Stages[st]; ok {
+					out[i] = x
+				}
+			}
+			return out
+		}
+		rows = append(rows, v.pairQuantileRows(d.Name, d, col(0), col(1))...)
+	}
+	return rows
+}
+
+// pairQuantileRows compares the p50 and p95 of two runs' latency columns
+// over the units where both have a value: each run's nearest-rank
+// percentile, the difference B − A and, on all units and per set, its
+// paired bootstrap interval (unit indices resampled jointly, the percentile
+// recomputed on each side; other strata show the difference only).
+func (v *view) pairQuantileRows(name string, d metrics.Descriptor, colA, colB []float64) []pairRow {
+	var rows []pairRow
+	for _, q := range []struct {
+		label string
+		p     float64
+	}{{"p50", 0.50}, {"p95", 0.95}} {
+		figs := make([]pairFig, len(v.strata))
+		for s := range v.strata {
+			idx := v.pairedUnits(v.strata[s], colA, colB)
+			a, b := gather(colA, idx), gather(colB, idx)
+			pf := pairFig{Win: -1, Tie: -1, Los: -1}
+			for _, i := range v.strata[s].Idx {
+				if math.IsNaN(colA[i]) != math.IsNaN(colB[i]) {
+					pf.OnlyOne++
+				}
+			}
+			qa, qb := stats.Quantile(a, q.p), stats.Quantile(b, q.p)
+			pf.A = figure{Value: qa, Lo: math.NaN(), Hi: math.NaN(), N: len(idx), Denom: len(idx), NoCI: true, Digits: 1}
+			pf.B = figure{Value: qb, Lo: math.NaN(), Hi: math.NaN(), N: len(idx), Denom: len(idx), NoCI: true, Digits: 1}
+			pf.Diff = figure{Value: qb - qa, Lo: math.NaN(), Hi: math.NaN(), N: len(idx), Denom: len(idx), Digits: 1}
+			// the interval costs a sort per resample: drawn on all units
+			// and per set, where a verdict is read, not on every stratum
+			if st := v.strata[s]; len(idx) > 0 && (st.Key == "" || st.Key == "set") {
+				xa, xb := make([]float64, 0, len(idx)), make([]float64, 0, len(idx))
+				reps := stats.BootstrapReplicates(len(idx), v.opt.Bootstrap, v.opt.Seed, func(sel []int) float64 {
+					xa, xb = xa[:0], xb[:0]
+					for _, j := range sel {
+						xa, xb = append(xa, a[j]), append(xb, b[j])
+					}
+					return stats.Quantile(xb, q.p) - stats.Quantile(xa, q.p)
+				})
+				pf.Diff.Lo, pf.Diff.Hi = stats.PercentileInterval(reps, v.opt.Level)
+			}
+			figs[s] = pf
+		}
+		if figs[0].Diff.Denom == 0 {
+			continue
+		}
+		rows = append(rows, pairRow{Label: name + " " + q.label, Desc: d, Fig: func(s int) pairFig { return figs[s] }})
 	}
 	return rows
 }

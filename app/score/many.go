@@ -2,6 +2,7 @@ package score
 
 import (
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"strconv"
@@ -34,6 +35,9 @@ type ManyOptions struct {
 	// randomization test when it cannot enumerate them all (default
 	// stats.DefaultPermutations).
 	Permutations int
+	// AblationMetric is the quality figure of the ablation table (default
+	// ndcg@10 when the runs have it, else the first metric of the table).
+	AblationMetric string
 }
 
 // ManyResult is what a caller needs besides the report: the comparisons
@@ -353,7 +357,136 @@ func CompareMany(set *itemscore.Set, baseline string, runs []string, opt Options
 		sec.Text = append(sec.Text, "No headline metric applies to units paired with the baseline.")
 	}
 	rep.Sections = append(rep.Sections, sec)
+	abl, err := ablationSection(set, baseline, runs, labels, opt, mo)
+	if err != nil {
+		return nil, res, err
+	}
+	rep.Sections = append(rep.Sections, abl)
 	return rep, res, nil
+}
+
+// ablationColumns are the cost and latency figures of the ablation table
+// (seed 003 §8: 每个实验同时报告质量、p50/p95、Token、调用次数和每 1000 查询估算成本).
+var ablationColumns = []string{"cost_usd per 1000 queries", "latency_ms p50", "latency_ms p95", "tokens.input (mean)", "tokens.output (mean)"}
+
+// ablationSection is seed 003 §8's ablation view: every run (baseline
+// first) in one table with the chosen quality figure and its CI over the
+// run's own scope, its cost and latency figures, and how its config.yaml
+// differs from the baseline's.
+func ablationSection(set *itemscore.Set, baseline string, runs []string, labels []string, opt Options, mo ManyOptions) (report.Section, error) {
+	sec := report.Section{ID: "ablation", Title: "Ablation table"}
+	all := append([]string{baseline}, runs...)
+	o := opt
+	o.Strata = []string{} // all units only
+	figs := make([]map[string]report.Cell, len(all))
+	var present []string
+	for k, r := range all {
+		o.Runs = []string{r}
+		v := newView(set, o)
+		figs[k] = map[string]report.Cell{}
+		for _, rd := range v.rowDefs() {
+			f := rd.Fig(0, 0)
+			if f.Denom == 0 || (f.N == 0 && math.IsNaN(f.Value)) {
+				continue
+			}
+			figs[k][rd.Label] = f.cell(v.descForRun(rd.Desc, 0, 0), rd.Desc.Name, "all", r)
+			if !slices.Contains(present, rd.Label) {
+				present = append(present, rd.Label)
+			}
+		}
+	}
+	metric := mo.AblationMetric
+	switch {
+	case metric != "" && !slices.Contains(present, metric):
+		return sec, fmt.Errorf("ablation metric %q: no run has it", metric)
+	case metric == "" && slices.Contains(present, "ndcg@10"):
+		metric = "ndcg@10"
+	case metric == "" && len(labels) > 0:
+		metric = labels[0]
+	}
+	cols := []string{}
+	if metric != "" {
+		cols = append(cols, metric)
+	}
+	for _, c := range ablationColumns {
+		if slices.Contains(present, c) {
+			cols = append(cols, c)
+		}
+	}
+	sec.Text = append(sec.Text, "Every run on its own scope (not paired: the tests above pair the runs), with the figures seed 003 §8 asks of each ablation: quality with its CI, cost per 1000 queries, latency p50 / p95 and tokens per query; the last column lists the config.yaml keys whose value differs from the baseline's (run_id left out).")
+	t := report.Table{ID: "ablation.table", Title: "Runs, cost and latency, and what each changes", Columns: []report.Column{{Key: "run", Label: "run"}}}
+	for _, c := range cols {
+		t.Columns = append(t.Columns, report.Column{Key: "fig:" + c, Label: c})
+	}
+	t.Columns = append(t.Columns, report.Column{Key: "differs", Label: "differs from " + baseline, Help: "config.yaml keys whose value differs from the baseline's: key: baseline → run"})
+	byName := map[string]itemscore.RunScores{}
+	for _, rs := range set.Runs {
+		byName[rs.Run] = rs
+	}
+	base := byName[baseline]
+	for k, r := range all {
+		name := r
+		if k == 0 {
+			name += " (baseline)"
+		}
+		row := []report.Cell{{Text: name}}
+		for _, c := range cols {
+			cell, ok := figs[k][c]
+			if !ok {
+				cell = report.Cell{Text: "—"}
+			}
+			row = append(row, cell)
+		}
+		diff := "—"
+		if k > 0 {
+			diff = configDiff(base, byName[r])
+		}
+		row = append(row, report.Cell{Text: diff})
+		t.Rows = append(t.Rows, row)
+	}
+	sec.Tables = append(sec.Tables, t)
+	return sec, nil
+}
+
+// configDiff lists the config.yaml keys whose values differ between the
+// baseline a and run b ("retrieval_mode: lexical → hybrid"), sorted by key;
+// a key only one of them has shows "(absent)" on the other side.
+func configDiff(a, b itemscore.RunScores) string {
+	switch {
+	case a.Config == nil && b.Config == nil:
+		return "no config.yaml for either run"
+	case a.Config == nil:
+		return "the baseline has no config.yaml"
+	case b.Config == nil:
+		return "no config.yaml"
+	}
+	keys := map[string]bool{}
+	for k := range a.Config {
+		keys[k] = true
+	}
+	for k := range b.Config {
+		keys[k] = true
+	}
+	delete(keys, "run_id")
+	var parts []string
+	for _, k := range slices.Sorted(maps.Keys(keys)) {
+		va, oka := a.Config[k]
+		vb, okb := b.Config[k]
+		if oka && okb && va == vb {
+			continue
+		}
+		if !oka {
+			va = "(absent)"
+		}
+		if !okb {
+			vb = "(absent)"
+		}
+		parts = append(parts, k+": "+va+" → "+vb)
+	}
+	if len(parts) == 0 {
+		return "same configuration"
+	}
+	return strings.Join(parts, "; ")
 }
 
 // compactCell is a figure of the comparison table: the mean only, with the

@@ -10,6 +10,7 @@ import (
 
 	"eval752/app/itemscore"
 	"eval752/app/metrics"
+	"eval752/app/model"
 	"eval752/app/report"
 	"eval752/app/stats"
 	"eval752/app/version"
@@ -89,6 +90,10 @@ func Score(set *itemscore.Set, opt Options) *report.Report {
 	for g, gr := range byGroup(rows, func(rd rowDef) metrics.Group { return rd.Desc.Group }) {
 		rep.Sections = append(rep.Sections, v.groupSection(g, gr))
 	}
+	rep.Sections = append(rep.Sections, v.errorSection())
+	if sec, ok := v.agreementSection(); ok {
+		rep.Sections = append(rep.Sections, sec)
+	}
 	rep.Sections = append(rep.Sections, v.missingSection(), v.powerSection(), v.unjudgedSection(), resolutionSection(set, v.runNames()))
 	rep.Items = v.itemDetails()
 	return rep
@@ -159,6 +164,11 @@ func (v *view) rowDefs() []rowDef {
 				p     float64
 			}{{"p50", 0.50}, {"p95", 0.95}} {
 				label := field + " " + q.label
+				d := d
+				if q.label == "p95" {
+					t := metrics.LatencyP95Target
+					d.Threshold = &t
+				}
 				rows = append(rows, rowDef{Label: label, Desc: d, Headline: slices.Contains(headlineNames, label), Fig: func(r, s int) figure {
 					return fig(r, s, func(x []float64, f *figure) { f.Value = stats.Quantile(x, q.p); f.NoCI = true; f.Digits = 1 })
 				}})
@@ -173,15 +183,195 @@ func (v *view) rowDefs() []rowDef {
 						f.Value = sum(x)
 					}
 					f.Int, f.NoCI = isInt, true
+					if !isInt {
+						f.sigDigits(3)
+					}
 				})
 			}},
 			rowDef{Label: field + " (mean)", Desc: d, Fig: func(r, s int) figure {
 				return fig(r, s, func(x []float64, f *figure) {
 					f.Value = stats.Mean(x)
 					f.Lo, f.Hi = stats.BootstrapCI(x, v.opt.Bootstrap, v.opt.Level, v.opt.Seed)
+					if !isInt {
+						f.sigDigits(3)
+					}
 				})
 			}},
 		)
+		if field == "cost_usd" {
+			rows = append(rows, rowDef{Label: "cost_usd per 1000 queries", Desc: mustDesc("cost_usd per 1000 queries"), Fig: func(r, s int) figure {
+				return fig(r, s, func(x []float64, f *figure) {
+					f.Value = 1000 * stats.Mean(x)
+					lo, hi := stats.BootstrapCI(x, v.opt.Bootstrap, v.opt.Level, v.opt.Seed)
+					f.Lo, f.Hi = 1000*lo, 1000*hi
+					f.sigDigits(3)
+				})
+			}})
+		}
+	}
+	return append(rows, v.stageRows()...)
+}
+
+// stageOrder is seed 003 §6.2's order of the pipeline stages; other stage
+// names follow, sorted.
+var stageOrder = []string{"embedding", "retrieve", "rerank", "generate"}
+
+// usageOrder is seed 003 §6.2's order of the usage entries, then
+// results.jsonl's; others follow, sorted.
+var usageOrder = []string{"embedding_tokens", "rerank_tokens", "llm_input_tokens", "llm_output_tokens", "input_tokens", "output_tokens"}
+
+// usageStage is the stage a token kind is spent in (for call counts).
+func usageStage(kind string) string {
+	switch {
+	case kind == "embedding_tokens":
+		return "embedding"
+	case kind == "rerank_tokens":
+		return "rerank"
+	case strings.HasPrefix(kind, "llm_") || kind == "input_tokens" || kind == "output_tokens":
+		return "generate"
+	}
+	return ""
+}
+
+// orderedKeys lists the keys any item of the shown runs has in the map got
+// returns, first in the order of first, then the others sorted.
+func (v *view) orderedKeys(first []string, got func(it *itemscore.ItemScore) map[string]float64, skip func(string) bool) []string {
+	have := map[string]bool{}
+	for r := range v.runs {
+		for i := range v.set.Units {
+			it := v.item(r, i)
+			for k := range got(&it) {
+				if !skip(k) {
+					have[k] = true
+				}
+			}
+		}
+	}
+	var out []string
+	for _, k := range first {
+		if have[k] {
+			out = append(out, k)
+			delete(have, k)
+		}
+	}
+	rest := make([]string, 0, len(have))
+	for k := range have {
+		rest = append(rest, k)
+	}
+	slices.Sort(rest)
+	return append(out, rest...)
+}
+
+// itemCalls is the number of calls of stage on one item: usage's
+// <stage>_calls, else 1 when the item has the stage's latency or tokens,
+// else none (false).
+func itemCalls(it *itemscore.ItemScore, stage string) (float64, bool) {
+	if n, ok := it.Usage[stage+"_calls"]; ok {
+		return n, true
+	}
+	if _, ok := it.Stages[stage]; ok {
+		return 1, true
+	}
+	for k := range it.Usage {
+		if usageStage(k) == stage {
+			return 1, true
+		}
+	}
+	return 0, false
+}
+
+// stageRows are seed 003 §8's cost view: per-stage latency p50 / p95,
+// tokens by kind (sum and per 1000 queries), and call counts per stage.
+func (v *view) stageRows() []rowDef {
+	var rows []rowDef
+	values := func(r int, s stratum, get func(it *itemscore.ItemScore) (float64, bool)) []float64 {
+		var out []float64
+		for _, i := range s.Idx {
+			it := v.item(r, i)
+			if x, ok := get(&it); ok {
+				out = append(out, x)
+			}
+		}
+		return out
+	}
+	fig := func(r, s int, get func(it *itemscore.ItemScore) (float64, bool), stat func(x []float64, f *figure)) figure {
+		x := values(r, v.strata[s], get)
+		f := figure{Value: math.NaN(), Lo: math.NaN(), Hi: math.NaN(), N: len(x), Denom: v.scoped(r, v.strata[s])}
+		stat(x, &f)
+		return f
+	}
+	isCalls := func(k string) bool { return strings.HasSuffix(k, "_calls") }
+	stages := v.orderedKeys(stageOrder, func(it *itemscore.ItemScore) map[string]float64 { return it.Stages }, func(string) bool { return false })
+	for _, st := range stages {
+		d := mustDesc("latency_ms.<stage>")
+		d.Name = "latency_ms." + st
+		get := func(it *itemscore.ItemScore) (float64, bool) { x, ok := it.Stages[st]; return x, ok }
+		for _, q := range []struct {
+			label string
+			p     float64
+		}{{"p50", 0.50}, {"p95", 0.95}} {
+			rows = append(rows, rowDef{Label: d.Name + " " + q.label, Desc: d, Fig: func(r, s int) figure {
+				return fig(r, s, get, func(x []float64, f *figure) { f.Value = stats.Quantile(x, q.p); f.NoCI = true; f.Digits = 1 })
+			}})
+		}
+	}
+	kinds := v.orderedKeys(usageOrder, func(it *itemscore.ItemScore) map[string]float64 { return it.Usage }, isCalls)
+	for _, k := range kinds {
+		d := mustDesc("usage.<kind>")
+		d.Name = "usage." + k
+		get := func(it *itemscore.ItemScore) (float64, bool) { x, ok := it.Usage[k]; return x, ok }
+		rows = append(rows,
+			rowDef{Label: d.Name + " (sum)", Desc: d, Fig: func(r, s int) figure {
+				return fig(r, s, get, func(x []float64, f *figure) {
+					if len(x) > 0 {
+						f.Value = sum(x)
+					}
+					f.Int, f.NoCI = true, true
+				})
+			}},
+			rowDef{Label: d.Name + " per 1000 queries", Desc: d, Fig: func(r, s int) figure {
+				return fig(r, s, get, func(x []float64, f *figure) {
+					f.Value = 1000 * stats.Mean(x)
+					f.NoCI = true
+					f.sigDigits(3)
+				})
+			}})
+	}
+	// calls: every stage with a latency or tokens, and every <stage>_calls
+	var callStages []string
+	for _, st := range stages {
+		callStages = append(callStages, st)
+	}
+	for _, k := range kinds {
+		if st := usageStage(k); st != "" && !slices.Contains(callStages, st) {
+			callStages = append(callStages, st)
+		}
+	}
+	for _, k := range v.orderedKeys(nil, func(it *itemscore.ItemScore) map[string]float64 { return it.Usage }, func(k string) bool { return !isCalls(k) }) {
+		if st := strings.TrimSuffix(k, "_calls"); !slices.Contains(callStages, st) {
+			callStages = append(callStages, st)
+		}
+	}
+	for _, st := range callStages {
+		d := mustDesc("calls.<stage>")
+		d.Name = "calls." + st
+		get := func(it *itemscore.ItemScore) (float64, bool) { return itemCalls(it, st) }
+		rows = append(rows,
+			rowDef{Label: d.Name + " (sum)", Desc: d, Fig: func(r, s int) figure {
+				return fig(r, s, get, func(x []float64, f *figure) {
+					if len(x) > 0 {
+						f.Value = sum(x)
+					}
+					f.Int, f.NoCI = true, true
+				})
+			}},
+			rowDef{Label: d.Name + " per 1000 queries", Desc: d, Fig: func(r, s int) figure {
+				return fig(r, s, get, func(x []float64, f *figure) {
+					f.Value = 1000 * stats.Mean(x)
+					f.NoCI = true
+					f.sigDigits(3)
+				})
+			}})
 	}
 	return rows
 }
@@ -614,4 +804,87 @@ func (v *view) itemDetails() []report.ItemDetail {
 		out[i] = d
 	}
 	return out
+}
+
+// errorSection counts, per run and seed 003 §9 code, the items of the
+// run's scope with that code — attributed by eval752 (docs/metrics.md) or
+// given by the run's errors.jsonl.
+func (v *view) errorSection() report.Section {
+	sec := report.Section{ID: "errors", Title: "Error attribution (seed 003 §9)"}
+	sec.Text = append(sec.Text, "Items of each run's scope per error code: derived = attributed by eval752 from what is loaded (the rules are in docs/metrics.md), reviewed = given by the run's errors.jsonl (codes that need a reviewer: GEN_*, OCR_*, …). An item counts once per code whatever the source; a missing result gets no code. The item browser and errors.jsonl of the results bundle list the items.")
+	t := report.Table{ID: "errors.counts", Title: "Items per error code", Columns: []report.Column{
+		{Key: "code", Label: "code"}, {Key: "meaning", Label: "meaning"}, {Key: "source", Label: "source", Help: "derived: attributed by eval752; reviewed: read from errors.jsonl only"},
+	}}
+	for _, rs := range v.runs {
+		t.Columns = append(t.Columns, report.Column{Key: "run:" + rs.Run, Label: rs.Run, Help: "items of the run's scope with the code (derived or reviewed, each item once)"})
+	}
+	any := false
+	for _, c := range model.ErrorTaxonomy {
+		src := "reviewed"
+		if c.Derived {
+			src = "derived, reviewed"
+		}
+		row := []report.Cell{{Text: c.Code}, {Text: c.Meaning}, {Text: src}}
+		hit := false
+		for r := range v.runs {
+			n := 0
+			for i := range v.set.Units {
+				it := v.item(r, i)
+				if it.OutOfScope {
+					continue
+				}
+				if slices.Contains(it.Errors, c.Code) || slices.Contains(it.Reviewed, c.Code) {
+					n++
+				}
+			}
+			hit = hit || n > 0
+			row = append(row, report.Cell{Value: report.F(float64(n)), Int: true, Metric: "errors." + c.Code, Run: v.runs[r].Run, Stratum: "all"})
+		}
+		if hit {
+			any = true
+			t.Rows = append(t.Rows, row)
+		}
+	}
+	if !any {
+		sec.Notes = append(sec.Notes, "No item of any run has an error code.")
+		return sec
+	}
+	sec.Tables = append(sec.Tables, t)
+	return sec
+}
+
+// agreementSection shows seed 003 §7.6's two-reviewer agreement on the
+// answer grades of each shown run (raw and Cohen's κ, on the 0–3 grade and
+// on pass / fail).
+func (v *view) agreementSection() (report.Section, bool) {
+	sec := report.Section{ID: "agreement", Title: "Reviewer agreement (seed 003 §7.6)"}
+	t := report.Table{ID: "agreement.runs", Title: "Two reviewers' answer grades", Columns: []report.Column{
+		{Key: "run", Label: "run"}, {Key: "a", Label: "reviewer A"}, {Key: "b", Label: "reviewer B"},
+		{Key: "items", Label: "items", Help: "questions both graded independently"},
+		{Key: "raw", Label: "agreement (0–3)", Help: "share of items with the same grade"},
+		{Key: "kappa", Label: "κ (0–3)", Help: "Cohen's κ = (p_o − p_e)/(1 − p_e), unweighted"},
+		{Key: "pass_raw", Label: "agreement (pass)", Help: "same, on grade ≥ 2 vs < 2"},
+		{Key: "pass_kappa", Label: "κ (pass)"},
+	}}
+	num := func(x float64) report.Cell {
+		if math.IsNaN(x) {
+			return report.Cell{Text: "n/a"}
+		}
+		return report.Cell{Value: report.F(x), Digits: 3}
+	}
+	for _, ag := range v.set.Agreement {
+		if !slices.ContainsFunc(v.runs, func(rs *itemscore.RunScores) bool { return rs.Run == ag.Run }) {
+			continue
+		}
+		t.Rows = append(t.Rows, []report.Cell{{Text: ag.Run}, {Text: ag.ReviewerA}, {Text: ag.ReviewerB}, intCell(ag.Items), num(ag.Raw), num(ag.Kappa), num(ag.PassRaw), num(ag.PassKappa)})
+		if ag.Others > 0 {
+			sec.Notes = append(sec.Notes, fmt.Sprintf("run %s: %d further reviewer(s) not compared (A and B are the first two in file order)", ag.Run, ag.Others))
+		}
+	}
+	if len(t.Rows) == 0 {
+		return sec, false
+	}
+	sec.Text = append(sec.Text, "Seed 003 §7.6: the frozen test set's answer grades are given by two reviewers independently and disagreements adjudicated by a third; report the raw agreement and Cohen's κ. Reviewer A is the first reviewer of a run's independent grades in file order, B the second; items are the questions both graded. A question's figure uses the adjudicated grade, else the lower of the two (flagged unadjudicated).")
+	sec.Tables = append(sec.Tables, t)
+	return sec, true
 }

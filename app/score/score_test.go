@@ -196,9 +196,11 @@ func TestScoreHand(t *testing.T) {
 		// Run b refuses u5 and u6 and nothing else: P = 2/2, R = 2/2.
 		{"refusal.all", "refusal.f1", "all", "b", 1, 6, 6, yes, ""},
 		// Latency of run a: 100, 300, 200, 400 (4 of 6 units). Nearest rank:
-		// p50 = ⌈0.5·4⌉ = 2nd = 200, p95 = ⌈3.8⌉ = 4th = 400.
+		// p50 = ⌈0.5·4⌉ = 2nd = 200, p95 = ⌈3.8⌉ = 4th = 400; the p95 meets
+		// seed 003 §7's end-to-end target ≤ 10 000 ms (these units have no
+		// set of their own, so every seed's target applies).
 		{"cost.all", "latency_ms p50", "all", "a", 200, 4, 6, nil, ""},
-		{"cost.all", "latency_ms p95", "all", "a", 400, 4, 6, nil, ""},
+		{"cost.all", "latency_ms p95", "all", "a", 400, 4, 6, yes, ""},
 		// Input tokens 10 + 20 = 30 over 2 units, mean 15.
 		{"cost.all", "tokens.input (sum)", "all", "a", 30, 2, 6, nil, ""},
 		{"cost.all", "tokens.input (mean)", "all", "a", 15, 2, 6, nil, ""},

@@ -117,3 +117,36 @@ func Holm(p []float64) []float64 {
 	}
 	return out
 }
+
+// CohenKappa is Cohen's κ of two raters' labels of the same items (a[i]
+// and b[i] label item i), with the raw agreement it corrects:
+//
+//	p_o = #{a_i = b_i} / n,  p_e = Σ_k (n_a(k)/n)·(n_b(k)/n),  κ = (p_o − p_e) / (1 − p_e)
+//
+// κ is NaN when p_e = 1 (both raters used one label: chance explains
+// everything) and both are NaN for no item.
+func CohenKappa(a, b []int) (kappa, raw float64) {
+	n := min(len(a), len(b))
+	if n == 0 {
+		return math.NaN(), math.NaN()
+	}
+	ca, cb := map[int]int{}, map[int]int{}
+	agree := 0
+	for i := range n {
+		ca[a[i]]++
+		cb[b[i]]++
+		if a[i] == b[i] {
+			agree++
+		}
+	}
+	nn := float64(n)
+	po := float64(agree) / nn
+	var pe float64
+	for k, x := range ca {
+		pe += float64(x) / nn * float64(cb[k]) / nn
+	}
+	if pe >= 1 {
+		return math.NaN(), po
+	}
+	return fmath.RoundSig((po-pe)/(1-pe), 12), po
+}

@@ -84,3 +84,22 @@ func TestRandomizationTestSampled(t *testing.T) {
 		t.Errorf("sampled p = %v, %v", p1, p2)
 	}
 }
+
+// κ by hand: a = 0 1 2 2 3 3, b = 0 1 2 3 3 2. They agree on items 1, 2, 3
+// and 5: p_o = 4/6. Both raters' marginals are 0:1, 1:1, 2:2, 3:2, so p_e =
+// (1 + 1 + 4 + 4)/36 = 10/36 and κ = (24/36 − 10/36)/(26/36) = 14/26 = 7/13.
+// One label for everything: p_e = 1, κ undefined.
+func TestCohenKappa(t *testing.T) {
+	k, raw := CohenKappa([]int{0, 1, 2, 2, 3, 3}, []int{0, 1, 2, 3, 3, 2})
+	if math.Abs(k-7.0/13) > 1e-12 || math.Abs(raw-4.0/6) > 1e-12 {
+		t.Errorf("κ = %v raw = %v, want 7/13 and 2/3", k, raw)
+	}
+	if k, raw := CohenKappa([]int{1, 1}, []int{1, 1}); !math.IsNaN(k) || raw != 1 {
+		t.Errorf("constant: κ = %v raw = %v", k, raw)
+	}
+	// binary, from the pass/fail of the same grades (≥ 2): a = 0 0 1 1 1 1,
+	// b = 0 0 1 1 1 1 → perfect: p_o = 1, p_e = (2·2 + 4·4)/36 = 20/36, κ = 1
+	if k, _ := CohenKappa([]int{0, 0, 1, 1, 1, 1}, []int{0, 0, 1, 1, 1, 1}); math.Abs(k-1) > 1e-12 {
+		t.Errorf("perfect binary κ = %v", k)
+	}
+}

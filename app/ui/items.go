@@ -8,6 +8,7 @@ import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"eval752/app/finding"
+	"eval752/app/model"
 	"eval752/app/report"
 	"eval752/app/ui/wire"
 )
@@ -33,6 +34,7 @@ func (p *Page) renderItems() app.UI {
 					}),
 			),
 			checkBox("i-fail", "failures only", p.iq.Failures, func(v bool) { p.iq.Failures, p.iq.Offset = v, 0; p.requestItems() }),
+			errorCodeSelect(p.iq.ErrorCode, func(v string) { p.iq.ErrorCode, p.iq.Offset = v, 0; p.requestItems() }),
 			app.If(len(runs) >= 2, func() app.UI {
 				return app.Span().Class("group").Body(
 					checkBox("i-diff", "differences only", p.iq.Differences, func(v bool) { p.iq.Differences, p.iq.Offset = v, 0; p.requestItems() }),
@@ -59,6 +61,27 @@ func (p *Page) renderItems() app.UI {
 				),
 			)
 		}),
+	)
+}
+
+// errorCodeSelect filters the items by a seed 003 §9 error code (derived
+// or reviewed) of some run; "" = any item.
+func errorCodeSelect(cur string, set func(string)) app.UI {
+	codes := []string{""}
+	for _, c := range model.ErrorTaxonomy {
+		codes = append(codes, c.Code)
+	}
+	return app.Label().Class("sel").For("i-error").Body(
+		app.Span().Text("error code "),
+		app.Select().ID("i-error").Attr("data-test", "i-error").OnChange(func(ctx app.Context, e app.Event) {
+			set(ctx.JSSrc().Get("value").String())
+		}).Body(app.Range(codes).Slice(func(i int) app.UI {
+			label := codes[i]
+			if label == "" {
+				label = "any"
+			}
+			return app.Option().Value(codes[i]).Selected(cur == codes[i]).Text(label)
+		})),
 	)
 }
 
@@ -178,6 +201,10 @@ func renderRunItem(r report.RunItem) app.UI {
 		app.If(len(r.Flags) > 0, func() app.UI {
 			return app.P().Class("item-flags").Body(app.Span().Class("muted").Text("flags: "),
 				app.Range(r.Flags).Slice(func(i int) app.UI { return app.Span().Class("flag").Text(r.Flags[i]) }))
+		}),
+		app.If(len(r.Errors) > 0, func() app.UI {
+			return app.P().Class("item-flags").Attr("data-test", "item-errors").Body(app.Span().Class("muted").Text("error codes (seed 003 §9): "),
+				app.Range(r.Errors).Slice(func(i int) app.UI { return app.Span().Class("flag").Text(r.Errors[i]) }))
 		}),
 		app.If(len(r.Retrieved) > 0, func() app.UI {
 			return app.Ol().Class("retrieved").Body(app.Range(r.Retrieved).Slice(func(i int) app.UI {

@@ -259,6 +259,46 @@ var (
 		Hint:        "Add the listed keys (write unknown where the provider does not expose the value, null where the setting does not apply) so that the run can be reproduced.",
 		Family:      "rag",
 	})
+	ruleRAGErrorCode = register(finding.Rule{
+		Code:        "rag.error-code",
+		Severity:    finding.Error,
+		Description: "Every code of a run's errors.jsonl is one of seed 003 §9's taxonomy (RETRIEVAL_MISS, GEN_HALLUCINATION, …; REFUSAL_OVER / REFUSAL_UNDER and SYSTEM_TIMEOUT / SYSTEM_RATE_LIMIT written as two codes each).",
+		Source:      "seed 003 §9 (错误分类)",
+		Hint:        "Use a code of the taxonomy (docs/metrics.md, Error attribution); a new kind of failure needs a new code in the protocol first.",
+		Family:      "rag",
+	})
+	ruleRAGErrorQID = register(finding.Rule{
+		Code:        "rag.error-qid",
+		Severity:    finding.Error,
+		Description: "Every qid of a run's errors.jsonl is one of the loaded questions.",
+		Source:      "seed 003 §9 (错误记录包含 qid)",
+		Hint:        "Fix the qid, or load the questions file it belongs to.",
+		Family:      "rag",
+	})
+	ruleRAGErrorFields = register(finding.Rule{
+		Code:        "rag.error-fields",
+		Severity:    finding.Warning,
+		Description: "An errors.jsonl record holds what seed 003 §9 says an error record contains: expected, actual, the retrieved list, the answer, root cause, severity and fix suggestion (the run configuration is the config.yaml beside it, or a config field).",
+		Source:      "seed 003 §9 (错误记录包含 qid、运行配置、期望、实际、召回/重排列表、回答、引用、根因、严重性和修复建议)",
+		Hint:        "Fill in the listed fields, so a reader can check the attribution without rerunning the system.",
+		Family:      "rag",
+	})
+	ruleRAGGradeFacts = register(finding.Rule{
+		Code:        "rag.grade-facts",
+		Severity:    finding.Error,
+		Description: "A human grade's supported atomic facts are at most its total facts (faithfulness = supported / total ≤ 1).",
+		Source:      "seed 003 §7.2, §7.5 (忠实度：可被证据支持的原子事实声明 / 全部事实声明)",
+		Hint:        "Recount the answer's atomic facts; facts_supported counts a subset of facts_total.",
+		Family:      "rag",
+	})
+	ruleRAGGradeQID = register(finding.Rule{
+		Code:        "rag.grade-qid",
+		Severity:    finding.Warning,
+		Description: "Every qid of a human-grades file is one of the loaded questions (a typo grades nothing).",
+		Source:      "seed 003 §7 (生成评分按冻结规约执行)",
+		Hint:        "Fix the qid, or load the questions it belongs to.",
+		Family:      "rag",
+	})
 	ruleRAGConfigHash = register(finding.Rule{
 		Code:        "rag.config-hash",
 		Severity:    finding.Warning,
@@ -375,6 +415,8 @@ func (c *checker) checkRAG() {
 	c.checkEvidenceApproved(ix)
 	c.checkConfigHashes()
 	c.checkConfigFrozen()
+	c.checkErrorRecords()
+	c.checkGrades()
 }
 
 // checkRunQrels checks the qrels files that grade seed-003 questions (at
@@ -823,6 +865,72 @@ func (c *checker) checkConfigHashes() {
 			if len(files) > 0 && !match {
 				c.add(ruleRAGConfigHash.At(r.Path, r.Line, jsonl.Pointer(kf.key), "%s %s matches none of the loaded files (%s)", kf.key, clip(want, 16), strings.Join(files, ", ")))
 			}
+		}
+	}
+}
+
+// errorFields are the fields of seed 003 §9's error record an errors.jsonl
+// line must carry (qid and code are required by the schema).
+var errorFields = []string{"expected", "actual", "retrieved_chunk_ids", "answer", "root_cause", "severity", "suggested_fix"}
+
+// checkErrorRecords checks each errors.jsonl line: a taxonomy code, a known
+// qid (when questions are loaded), §9's fields.
+func (c *checker) checkErrorRecords() {
+	if len(c.ds.Errors) == 0 {
+		return
+	}
+	qids := map[string]bool{}
+	for _, q := range c.ds.RAG {
+		if q.Typed {
+			qids[q.V.QID] = true
+		}
+	}
+	var codes []string
+	for _, e := range model.ErrorTaxonomy {
+		codes = append(codes, e.Code)
+	}
+	for _, r := range c.ds.Errors {
+		if !r.Typed {
+			continue
+		}
+		if r.V.Code != "" && !model.KnownErrorCode(r.V.Code) {
+			c.add(ruleRAGErrorCode.At(r.Path, r.Line, "/code", "%q is not a code of seed 003 §9's taxonomy (%s)", clip(r.V.Code, 40), strings.Join(codes, ", ")))
+		}
+		if len(qids) > 0 && r.V.QID != "" && !qids[r.V.QID] {
+			c.add(ruleRAGErrorQID.At(r.Path, r.Line, "/qid", "qid %q is not a loaded question", clip(r.V.QID, 60)))
+		}
+		raw, _ := r.Raw.(map[string]any)
+		var missing []string
+		for _, f := range errorFields {
+			if _, ok := raw[f]; !ok {
+				missing = append(missing, f)
+			}
+		}
+		if len(missing) > 0 {
+			c.add(ruleRAGErrorFields.At(r.Path, r.Line, "", "the error record lacks %s", strings.Join(missing, ", ")))
+		}
+	}
+}
+
+// checkGrades checks each human-grade line: facts_supported ≤ facts_total,
+// a known qid (when questions are loaded).
+func (c *checker) checkGrades() {
+	qids := map[string]bool{}
+	for _, q := range c.ds.RAG {
+		if q.Typed {
+			qids[q.V.QID] = true
+		}
+	}
+	for _, r := range c.ds.Grades {
+		if !r.Typed {
+			continue
+		}
+		g := r.V
+		if g.FactsSupported != nil && g.FactsTotal != nil && *g.FactsSupported > *g.FactsTotal {
+			c.add(ruleRAGGradeFacts.At(r.Path, r.Line, "/facts_supported", "facts_supported %d exceeds facts_total %d", *g.FactsSupported, *g.FactsTotal))
+		}
+		if len(qids) > 0 && g.QID != "" && !qids[g.QID] {
+			c.add(ruleRAGGradeQID.At(r.Path, r.Line, "/qid", "qid %q is not a loaded question", clip(g.QID, 60)))
 		}
 	}
 }

@@ -350,8 +350,47 @@ var configCases = []ruleCase{
 	{name: "unknown and null", code: "rag.config-unfrozen", ds: configDS(frozenConfig(map[string]any{"git_commit": "unknown", "rerank_model": nil, "embedding_profile_hash": nil}))},
 	{name: "a key absent", code: "rag.config-unfrozen", ds: configDS(frozenConfig(map[string]any{"random_seed": "<absent>", "ocr_model": "<absent>"})),
 		want: []string{"runs/r1/config.yaml:0:"}},
+	{name: "a taxonomy code", code: "rag.error-code", ds: errorsDS(goodError)},
+	{name: "not a taxonomy code", code: "rag.error-code", ds: errorsDS(patch(goodError, "code", "NOT_A_CODE")), want: []string{"runs/r1/errors.jsonl:1:/code"}},
+	{name: "a known qid", code: "rag.error-qid", ds: errorsDS(goodError)},
+	{name: "an unknown qid", code: "rag.error-qid", ds: errorsDS(goodError, patch(goodError, "qid", "q_nope")), want: []string{"runs/r1/errors.jsonl:2:/qid"}},
+	{name: "every §9 field", code: "rag.error-fields", ds: errorsDS(goodError)},
+	{name: "§9 fields missing", code: "rag.error-fields", ds: errorsDS(`{"qid":"q_test_0042","code":"GEN_OMISSION"}`), want: []string{"runs/r1/errors.jsonl:1:"}},
+	{name: "facts within total", code: "rag.grade-facts", ds: gradesDS(goodGrade)},
+	{name: "more facts supported than stated", code: "rag.grade-facts", ds: gradesDS(patch(goodGrade, "facts_supported", 5)), want: []string{"eval/human_grades.jsonl:1:/facts_supported"}},
+	{name: "a graded qid", code: "rag.grade-qid", ds: gradesDS(goodGrade)},
+	{name: "an unknown graded qid", code: "rag.grade-qid", ds: gradesDS(goodGrade, patch(goodGrade, "qid", "q_x")), want: []string{"eval/human_grades.jsonl:2:/qid"}},
 	{name: "an identity key blank", code: "rag.config-unfrozen", ds: configDS(frozenConfig(map[string]any{"judgment_set_sha256": nil, "prompt_hash": ""})),
 		want: []string{"runs/r1/config.yaml:0:/judgment_set_sha256"}},
+}
+
+// goodError is an errors.jsonl record with every field seed 003 §9 lists.
+const goodError = `{"qid":"q_test_0042","run_id":"r1","code":"GEN_OMISSION","expected":"0.86%","actual":"about 1%","retrieved_chunk_ids":["c1"],"answer":"about 1%","citations":[],"root_cause":"the evidence says 0.86%; the answer rounds it","severity":"medium","suggested_fix":"keep the evidence's precision"}`
+
+// goodGrade is one reviewer's grade of run r1's answer to the good question.
+const goodGrade = `{"qid":"q_test_0042","run_id":"r1","reviewer":"rev-a","expert_grade":2,"facts_supported":3,"facts_total":4,"adjudication":"independent"}`
+
+func gradesDS(lines ...string) func() *dataset.Dataset {
+	return func() *dataset.Dataset {
+		ds := ragDS(ragFiles{questions: []string{goodRAG}})()
+		ds.Has[model.FormatRAGGrades] = true
+		for i, l := range lines {
+			ds.Grades = append(ds.Grades, rec[model.RAGGrade]("eval/human_grades.jsonl", i+1, l))
+		}
+		return ds
+	}
+}
+
+// errorsDS is the good question with errors.jsonl lines of run r1.
+func errorsDS(lines ...string) func() *dataset.Dataset {
+	return func() *dataset.Dataset {
+		ds := ragDS(ragFiles{questions: []string{goodRAG}})()
+		ds.Has[model.FormatRAGErrors] = true
+		for i, l := range lines {
+			ds.Errors = append(ds.Errors, rec[model.RAGError]("runs/r1/errors.jsonl", i+1, l))
+		}
+		return ds
+	}
 }
 
 // frozenConfig is a config.yaml (as JSON) with every key of seed 003 §10's

@@ -435,6 +435,24 @@ func TestItemBrowser(t *testing.T) {
 	}
 	b.click(`[data-test=i-fail]`)
 	b.waitJS(fmt.Sprintf(`document.querySelector('[data-test=items-count]').textContent.startsWith('%d of ')`, fail), 10*time.Second)
+	b.click(`[data-test=i-fail]`) // off again
+
+	// the error-code filter (seed 003 §9): the items some run has the code
+	// for in the CLI's own item details; the demo's reviewer gave one
+	// GEN_OMISSION (runs/hybrid-rerank/errors.jsonl)
+	withCode := 0
+	for _, it := range rep.Items {
+		if slices.ContainsFunc(it.Runs, func(r report.RunItem) bool { return slices.Contains(r.Errors, "GEN_OMISSION") }) {
+			withCode++
+		}
+	}
+	if withCode == 0 {
+		t.Fatal("the demo has no GEN_OMISSION item: the filter is not exercised")
+	}
+	eval[bool](b, `(() => { const e = document.querySelector('[data-test=i-error]'); e.value = 'GEN_OMISSION';
+		e.dispatchEvent(new Event('change', {bubbles: true})); return true })()`)
+	b.waitJS(fmt.Sprintf(`document.querySelector('[data-test=items-count]').textContent.startsWith('%d of ')`, withCode), 10*time.Second)
+	b.waitJS(`[...document.querySelectorAll('[data-test=item-errors]')].some(e => e.textContent.includes('GEN_OMISSION'))`, 10*time.Second)
 }
 
 // failed restates the item browser's "failure" rule (missing, incorrect,

@@ -1,6 +1,7 @@
 package wire
 
 import (
+	"slices"
 	"strings"
 
 	"eval752/app/report"
@@ -75,6 +76,9 @@ func Match(it *report.ItemDetail, q ItemQuery, runA, runB string) bool {
 		if !failed {
 			return false
 		}
+	}
+	if q.ErrorCode != "" && !slices.ContainsFunc(it.Runs, func(r report.RunItem) bool { return slices.Contains(r.Errors, q.ErrorCode) }) {
+		return false
 	}
 	if q.Differences {
 		a, okA := runOf(it, runA)

@@ -81,6 +81,7 @@ type ItemQuery struct {
 	RunA        string `json:"run_a"`       // default: first run
 	RunB        string `json:"run_b"`       // default: second run
 	Search      string `json:"search"`      // substring of id or question
+	ErrorCode   string `json:"error_code"`  // only items some run has this seed 003 §9 code for
 }
 
 // ItemPage is one page of matching items.

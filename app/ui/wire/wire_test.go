@@ -60,9 +60,9 @@ func TestPageFilters(t *testing.T) {
 		// both runs correct: neither a failure nor a difference
 		{ID: "a", Question: "Capital of France?", Runs: []report.RunItem{{Run: "r1", Correct: &yes}, {Run: "r2", Correct: &yes}}},
 		// r2 wrong: a failure and a difference
-		{ID: "b", Runs: []report.RunItem{{Run: "r1", Correct: &yes}, {Run: "r2", Correct: &no}}},
+		{ID: "b", Runs: []report.RunItem{{Run: "r1", Correct: &yes}, {Run: "r2", Correct: &no, Errors: []string{"RETRIEVAL_MISS", "GEN_OMISSION"}}}},
 		// both wrong: a failure, no difference
-		{ID: "c", Runs: []report.RunItem{{Run: "r1", Correct: &no}, {Run: "r2", Correct: &no}}},
+		{ID: "c", Runs: []report.RunItem{{Run: "r1", Correct: &no, Errors: []string{"GEN_OMISSION"}}, {Run: "r2", Correct: &no}}},
 		// retrieval only, r1 all-zero scores (failure), r2 differs on ndcg
 		{ID: "d", Runs: []report.RunItem{{Run: "r1", Scores: map[string]float64{"ndcg@10": 0, "recall@10": 0}},
 			{Run: "r2", Scores: map[string]float64{"ndcg@10": 0.5, "recall@10": 0}}}},
@@ -89,6 +89,10 @@ func TestPageFilters(t *testing.T) {
 		{"search question, case-insensitive", ItemQuery{Search: "FRANCE"}, "a", 1},
 		{"paging", ItemQuery{Offset: 1, Limit: 2}, "b,c", 5},
 		{"unknown run: no differences", ItemQuery{Differences: true, RunB: "nope"}, "", 0},
+		// an error code of any run (seed 003 §9)
+		{"error code", ItemQuery{ErrorCode: "GEN_OMISSION"}, "b,c", 2},
+		{"error code and differences", ItemQuery{ErrorCode: "RETRIEVAL_MISS", Differences: true}, "b", 1},
+		{"error code nobody has", ItemQuery{ErrorCode: "OCR_TERM"}, "", 0},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

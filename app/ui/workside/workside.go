@@ -30,6 +30,18 @@ func Export(r *engine.Result, req wire.ExportRequest) (name, mime string, data [
 		rep = r.Compare
 	case "many":
 		rep = r.Many
+	case "errors":
+		// the results bundle's errors.jsonl, byte for byte
+		files, err := engine.ResultsFiles(r)
+		if err != nil {
+			return "", "", nil, err
+		}
+		for _, f := range files {
+			if f.Name == "errors.jsonl" {
+				return "eval752-errors.jsonl", "application/x-ndjson", f.Data, nil
+			}
+		}
+		return "", "", nil, fmt.Errorf("no item has an error code")
 	case "audit":
 		// as `eval752 audit` prints it: the report with the findings
 		switch {

@@ -1,0 +1,95 @@
+package itemscore
+
+import (
+	"slices"
+	"strings"
+	"testing"
+)
+
+// The attribution rules of docs/metrics.md on a folder written for them.
+// Run r reranks (context_top_n: 1); run r2 does not rerank and has no
+// config. qrels: q1 c1 3, q2 c2 2, q3 c3 3, q5 c1 3.
+//   - r q1: first stage c7 c8 has no grade ≥ 2 → RETRIEVAL_MISS; its
+//     errors.jsonl adds GEN_OMISSION (reviewed). A NOT_A_CODE line is left out.
+//   - r q2: c2 is in the first stage, not in the reranked list → RERANK_TRUNCATION.
+//   - r q3: reranked c5 c3, the cut is 1 and c3 is 2nd → RERANK_WRONG_ORDER;
+//     it cites c5 (not judged) → CITATION_MISMATCH.
+//   - r q4 (should refuse): answers → REFUSAL_UNDER; error "HTTP 429 Too
+//     Many Requests" → SYSTEM_RATE_LIMIT.
+//   - r2 q5: c5 c6 (the same text up to case and spaces) fill the top 2
+//     (k = DefaultCrowdingK = 5 > 2: the whole list): 1 duplicate of 2
+//     slots, ≥ half → DUPLICATE_CROWDING; c1 not retrieved → RETRIEVAL_MISS.
+//   - r q5: refused though answerable → REFUSAL_OVER.
+func TestErrorAttribution(t *testing.T) {
+	q := func(id string, ans bool) string {
+		a := "true"
+		if !ans {
+			a = "false"
+		}
+		return `{"qid": "` + id + `", "query": "question ` + id + `", "answerable": ` + a + `, "reference_answer": "x", "gold_evidence_groups": [], "split": "test"}`
+	}
+	var qs []string
+	for _, id := range []string{"q1", "q2", "q3", "q5"} {
+		qs = append(qs, q(id, true))
+	}
+	qs = append(qs, `{"qid": "q4", "query": "question q4", "answerable": false, "gold_evidence_groups": [], "split": "test"}`)
+	chunks := []string{}
+	for _, c := range []struct{ id, text string }{{"c1", "alpha"}, {"c2", "beta"}, {"c3", "gamma"}, {"c5", "Same text here."}, {"c6", "same text  here"}, {"c7", "delta"}, {"c8", "epsilon"}} {
+		chunks = append(chunks, `{"chunk_id": "`+c.id+`", "doc_id": "d1", "text": "`+c.text+`"}`)
+	}
+	qrels := "qid 0 chunk_id relevance_grade\nq1 0 c1 3\nq2 0 c2 2\nq3 0 c3 3\nq5 0 c1 3\n"
+	ds := load(t,
+		[2]string{"exp/eval/questions.jsonl", strings.Join(qs, "\n") + "\n"},
+		[2]string{"exp/data/chunks.jsonl", strings.Join(chunks, "\n") + "\n"},
+		[2]string{"exp/runs/r/qrels.tsv", qrels},
+		[2]string{"exp/runs/r2/qrels.tsv", qrels},
+		[2]string{"exp/runs/r/config.yaml", "context_top_n: 1\n"},
+		[2]string{"exp/runs/r/predictions.jsonl", strings.Join([]string{
+			`{"qid": "q1", "retrieved_chunk_ids": ["c7", "c8"], "reranked_chunk_ids": ["c7"], "answer": "x"}`,
+			`{"qid": "q2", "retrieved_chunk_ids": ["c2", "c8"], "reranked_chunk_ids": ["c8"], "answer": "x"}`,
+			`{"qid": "q3", "retrieved_chunk_ids": ["c3", "c5"], "reranked_chunk_ids": ["c5", "c3"], "answer": "x", "citations": [{"label": "S1", "chunk_id": "c5"}]}`,
+			`{"qid": "q4", "retrieved_chunk_ids": ["c8"], "reranked_chunk_ids": ["c8"], "answer": "made up", "error": "HTTP 429 Too Many Requests"}`,
+			`{"qid": "q5", "retrieved_chunk_ids": ["c1"], "reranked_chunk_ids": ["c1"], "answer": null, "refused": true}`,
+		}, "\n") + "\n"},
+		[2]string{"exp/runs/r/errors.jsonl", `{"qid": "q1", "code": "GEN_OMISSION"}` + "\n" + `{"qid": "q2", "code": "NOT_A_CODE"}` + "\n"},
+		[2]string{"exp/runs/r2/predictions.jsonl", `{"qid": "q5", "retrieved_chunk_ids": ["c5", "c6"], "answer": "x"}` + "\n"},
+	)
+	set, err := Score(ds, DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	for _, rs := range set.Runs {
+		for i, it := range rs.Items {
+			if len(it.Errors) > 0 || len(it.Reviewed) > 0 {
+				got[rs.Run+" "+set.Units[i].ID] = strings.Join(it.Errors, ",") + "|" + strings.Join(it.Reviewed, ",")
+			}
+		}
+	}
+	want := map[string]string{
+		"r q1":  "RETRIEVAL_MISS|GEN_OMISSION",
+		"r q2":  "RERANK_TRUNCATION|",
+		"r q3":  "RERANK_WRONG_ORDER,CITATION_MISMATCH|",
+		"r q4":  "REFUSAL_UNDER,SYSTEM_RATE_LIMIT|",
+		"r q5":  "REFUSAL_OVER|",
+		"r2 q5": "DUPLICATE_CROWDING,RETRIEVAL_MISS|",
+	}
+	for k, w := range want {
+		if got[k] != w {
+			t.Errorf("%s: %q, want %q", k, got[k], w)
+		}
+	}
+	for k := range got {
+		if _, ok := want[k]; !ok && !strings.HasSuffix(k, ".retrieve "+k[strings.LastIndex(k, " ")+1:]) {
+			t.Errorf("unexpected codes on %s: %q", k, got[k])
+		}
+	}
+	// the item browser shows the union, in taxonomy order
+	for _, rs := range set.Runs {
+		if rs.Run == "r" {
+			if d := rs.Items[0].Detail.Errors; !slices.Equal(d, []string{"RETRIEVAL_MISS", "GEN_OMISSION"}) {
+				t.Errorf("detail errors of r q1: %v", d)
+			}
+		}
+	}
+}
