@@ -26,8 +26,8 @@ const (
 // symbolic links are resolved, or os.SameFile: a hard link), lies inside one
 // of them, or contains one of them; when it exists as the other kind (a
 // folder where a file is written, or the reverse: never replaced, even with
-// --force); and, without force, when it is an existing file or a folder
-// that is not empty. The error is one line, fit to print.
+// --force); and, without force, when it is an existing file, a symbolic
+// link (even one to nothing) or a folder that is not empty. The error is one line, fit to print.
 func CheckOut(out string, kind OutKind, sources []string, force bool) error {
 	absOut, err := filepath.Abs(out)
 	if err != nil {
@@ -58,6 +58,11 @@ func CheckOut(out string, kind OutKind, sources []string, force bool) error {
 	}
 	if oerr != nil {
 		if errors.Is(oerr, os.ErrNotExist) {
+			// a symbolic link to nothing is still an entry the user made:
+			// replaced (the link itself, never its target) only with force
+			if lst, err := os.Lstat(out); err == nil && lst.Mode()&os.ModeSymlink != 0 && !force {
+				return outErr("OUT %s is a symbolic link to a path that does not exist; give --force to replace the link", out)
+			}
 			return nil
 		}
 		return outErr("OUT %s: %v", out, oerr)

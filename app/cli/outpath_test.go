@@ -172,3 +172,32 @@ func TestReplaceDir(t *testing.T) {
 		t.Errorf("temporary folders left: %v", left)
 	}
 }
+
+// A symbolic link whose target does not exist is an existing entry the user
+// made: `demo OUT` replaced it with a file in silence (os.Stat reports
+// "does not exist" for a dangling link). Without --force it is refused like
+// any existing OUT; with --force the link itself is replaced, never written
+// through.
+func TestDanglingLinkOut(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	if err := os.Symlink("missing.zip", "link.zip"); err != nil {
+		t.Fatal(err)
+	}
+	code, _, errs := runCLI(t, "demo", "link.zip")
+	if code != ExitCantRun || !strings.Contains(errs, "OUT link.zip is a symbolic link") || strings.Count(errs, "\n") != 1 {
+		t.Errorf("demo onto a dangling link: exit %d, stderr %q", code, errs)
+	}
+	if st, err := os.Lstat("link.zip"); err != nil || st.Mode()&os.ModeSymlink == 0 {
+		t.Errorf("the link was replaced without --force: %v %v", st, err)
+	}
+	if code, _, errs := runCLI(t, "demo", "--force", "link.zip"); code != ExitOK {
+		t.Fatalf("demo --force: exit %d, %s", code, errs)
+	}
+	if st, err := os.Lstat("link.zip"); err != nil || !st.Mode().IsRegular() {
+		t.Errorf("--force: link.zip is %v (%v), want the written file", st, err)
+	}
+	if _, err := os.Lstat("missing.zip"); err == nil {
+		t.Errorf("--force wrote through the link to its target")
+	}
+}

@@ -49,3 +49,24 @@ func TestNonFiniteScoreEveryCommand(t *testing.T) {
 		t.Errorf("trec: exit %d, stderr:\n%s", code, errs)
 	}
 }
+
+// A score with a Go digit separator ("1_5") is not a number: strconv.ParseFloat
+// reads it whole as 15 while trec_eval's atof stops at the "_" and reads 1,
+// so before this `score` ranked d1 first (mrr 0.5) and `trec` ranked d2 first
+// (map 1.0) on the same lines, and validate said 0 errors. Both readers now
+// refuse it, at its line.
+func TestUnderscoreScoreRefused(t *testing.T) {
+	dir := t.TempDir()
+	qrels := filepath.Join(dir, "qrels.txt")
+	run := filepath.Join(dir, "run.txt")
+	os.WriteFile(qrels, []byte("q1 0 d1 0\nq1 0 d2 1\n"), 0o644)
+	os.WriteFile(run, []byte("q1 Q0 d1 1 1_5 t\nq1 Q0 d2 2 1.2 t\n"), 0o644)
+	code, out, _ := runCLI(t, "validate", qrels, run)
+	if code != ExitErrors || !strings.Contains(out, run+`:1: error trec.syntax: run line 1: score "1_5" is not a number`) {
+		t.Errorf("validate: exit %d\n%s", code, out)
+	}
+	code, _, errs := runCLI(t, "trec", qrels, run)
+	if code != ExitErrors || !strings.Contains(errs, run+`:1: score "1_5" is not a number (trec_eval's atof would read it as 1)`) {
+		t.Errorf("trec: exit %d, stderr:\n%s", code, errs)
+	}
+}

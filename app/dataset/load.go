@@ -531,8 +531,9 @@ func (l *loader) jsonDocument(name string, r io.Reader, f model.Format, fc fileC
 	// findings about the document's one record point into it: give them
 	// the line of the value they name (see Dataset.Locate)
 	at := map[string]int{}
+	lines := newLineIndex(b)
 	for p, off := range jsonl.ValueOffsets(b) {
-		at[p], _ = lineCol(b, off)
+		at[p], _ = lines.lineCol(len(b), off)
 	}
 	if l.ds.KeyLines == nil {
 		l.ds.KeyLines = map[string]map[string]int{}
@@ -557,14 +558,14 @@ func (l *loader) jsonDocument(name string, r io.Reader, f model.Format, fc fileC
 			if !ok {
 				line := 0
 				if i < len(offs) {
-					line, _ = lineCol(b, offs[i])
+					line, _ = lines.lineCol(len(b), offs[i])
 				}
 				l.add(jsonl.RuleNotObject.At(name, line, "/"+strconv.Itoa(i), "element %d is a JSON %s, not an object", i, jsonl.TypeName(e)))
 				continue
 			}
 			line := 0
 			if i < len(offs) {
-				line, _ = lineCol(b, offs[i])
+				line, _ = lines.lineCol(len(b), offs[i])
 			}
 			l.addRecord(f, Loc{Path: name, Line: line}, m, nil, "/"+strconv.Itoa(i), fc)
 		}
@@ -607,8 +608,9 @@ func (l *loader) jsonStream(name string, b []byte, f model.Format, fc fileCtx) (
 		msg += fmt.Sprintf(" (the second starts at line %d)", second)
 	}
 	l.add(jsonl.RuleMultiline.At(name, first, "", "%s; JSONL has one record per line", msg))
+	index := newLineIndex(b)
 	relocate := func(p jsonl.Problem) {
-		pl, col := lineCol(b, p.Col-1)
+		pl, col := index.lineCol(len(b), p.Col-1)
 		m := strings.Replace(p.Msg, "column "+strconv.Itoa(p.Col), "column "+strconv.Itoa(col), 1)
 		l.add(jsonl.Findings(name, pl, []jsonl.Problem{{Kind: p.Kind, Col: col, Pointer: p.Pointer, Msg: m}})...)
 	}
@@ -619,10 +621,40 @@ func (l *loader) jsonStream(name string, b []byte, f model.Format, fc fileCtx) (
 		for _, p := range r.dups {
 			relocate(p)
 		}
-		line, _ := lineCol(b, r.start)
+		line, _ := index.lineCol(len(b), r.start)
 		l.addRecord(f, Loc{Path: name, Line: line}, r.v, nil, "", fc)
 	}
 	return 1 + bytes.Count(bytes.TrimRight(b, "\n"), []byte("\n")), true
+}
+
+// lineIndex holds the byte offset of every line start of a file, so that
+// locating many values costs a binary search each instead of a scan from the
+// start of the file (which made a one-line document of n values O(n²)).
+type lineIndex []int
+
+func newLineIndex(b []byte) lineIndex {
+	x := lineIndex{0}
+	for i := 0; ; {
+		j := bytes.IndexByte(b[i:], '\n')
+		if j < 0 {
+			return x
+		}
+		i += j + 1
+		x = append(x, i)
+	}
+}
+
+// lineCol is lineCol(b, off) for the b x was built from.
+func (x lineIndex) lineCol(n, off int) (line, col int) {
+	if off < 0 {
+		off = 0
+	}
+	if off > n {
+		off = n
+	}
+	// the last line start <= off
+	i := sort.SearchInts(x, off+1) - 1
+	return i + 1, off - x[i] + 1
 }
 
 // lineCol converts a byte offset of a document to a 1-based line and column.

@@ -170,8 +170,9 @@ func (l *loader) inspectEval(name string, a *bundle.Archive) error {
 			l.locatedSchema(model.FormatInspectLog, v, full, b)
 			lg.InspectHeader(v, peer.Loc{Path: full})
 			at := map[string]int{}
+			lines := newLineIndex(b)
 			for p, off := range jsonl.ValueOffsets(b) {
-				at[p], _ = lineCol(b, off)
+				at[p], _ = lines.lineCol(len(b), off)
 			}
 			for i := range lg.Reported {
 				lg.Reported[i].Line = at[lg.Reported[i].Pointer]
@@ -247,8 +248,9 @@ func (l *loader) locatedSchema(f model.Format, v map[string]any, full string, b 
 // of its nearest parent).
 func locate(fs finding.List, b []byte) finding.List {
 	at := map[string]int{}
+	lines := newLineIndex(b)
 	for p, off := range jsonl.ValueOffsets(b) {
-		at[p], _ = lineCol(b, off)
+		at[p], _ = lines.lineCol(len(b), off)
 	}
 	for i := range fs {
 		if fs[i].Line != 0 {

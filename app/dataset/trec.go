@@ -82,7 +82,9 @@ func ParseRun(r io.Reader, path string, maxLine int64) (run RunFile, lines int, 
 func RunScore(field, qid string, n int) (score float64, msg string) {
 	s, err := strconv.ParseFloat(field, 64)
 	switch {
-	case err != nil && !errors.Is(err, strconv.ErrRange):
+	case err != nil && !errors.Is(err, strconv.ErrRange), strings.Contains(field, "_"):
+		// "_": ParseFloat takes Go's digit separators ("1_5" is 15), C's
+		// strtod — trec_eval's atof — stops there and reads 1
 		return 0, fmt.Sprintf("run line %d: score %q is not a number", n, field)
 	case math.IsNaN(s) || math.IsInf(s, 0):
 		// NaN has no place in a ranking; ±Inf (or a number too large for

@@ -182,7 +182,11 @@ func scalar(s string) (any, string) {
 	case '[', '{':
 		v, problems := jsonl.Decode([]byte(s))
 		if v == nil || len(problems) > 0 {
-			return nil, "flow collections are supported only when written as JSON: " + clip(s)
+			why := "" // the JSON reader's reason: a syntax error, a duplicate key, the depth cap
+			if len(problems) > 0 {
+				why = " (" + problems[len(problems)-1].Msg + ")"
+			}
+			return nil, "flow collections are supported only when written as JSON" + why + ": " + clip(s)
 		}
 		return v, ""
 	case '&', '*', '!', '|', '>', '%', '@', '`':

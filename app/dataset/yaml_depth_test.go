@@ -1,6 +1,7 @@
 package dataset
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 	"testing"
@@ -52,5 +53,20 @@ func TestYAMLNestingCapped(t *testing.T) {
 	}
 	if _, _, _, fs, _ := ParseYAML(strings.NewReader(b.String()), "config.yaml", 0); len(fs) != 1 || fs[0].Code != "yaml.too-deep" || fs[0].Line != 8 {
 		t.Errorf("long keys: %v", fs)
+	}
+}
+
+// A JSON flow value nested past the cap is refused with the cap's reason:
+// before, a 600-level "[[[…]]]" was told it is "supported only when written
+// as JSON" — it is JSON, only too deep.
+func TestYAMLDeepFlowSaysWhy(t *testing.T) {
+	deep := strings.Repeat("[", jsonl.MaxDepth+88) + strings.Repeat("]", jsonl.MaxDepth+88)
+	_, _, _, fs, err := ParseYAML(strings.NewReader("run_id: x\na: "+deep+"\n"), "config.yaml", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := fmt.Sprintf("nesting deeper than %d levels", jsonl.MaxDepth)
+	if len(fs) != 1 || fs[0].Line != 2 || !strings.Contains(fs[0].Message, want) {
+		t.Errorf("findings %v; want one at line 2 saying %q", fs, want)
 	}
 }

@@ -1,6 +1,7 @@
 package trec
 
 import (
+	"bytes"
 	"fmt"
 	"math"
 	"strconv"
@@ -15,15 +16,18 @@ import (
 // eval752's other readers of run files do (dataset.RunScore:
 // strconv.ParseFloat must read the whole field and give a finite value). A
 // plain decimal field costs one scan and atof's fast path; the rest (hex
-// floats, spelled specials) go through strconv.ParseFloat.
+// floats, spelled specials) go through strconv.ParseFloat, without its Go
+// digit separators ("1_5" is 15 there and 1 for strtod: refused).
 func readScore(sim, qid []byte) (float64, string) {
 	if plainDecimal(sim) {
 		if f := atof(sim); !math.IsInf(f, 0) {
 			return f, ""
 		}
-	} else if f, err := strconv.ParseFloat(string(sim), 64); err == nil && !math.IsNaN(f) && !math.IsInf(f, 0) {
+	} else if f, err := strconv.ParseFloat(string(sim), 64); err == nil && !math.IsNaN(f) && !math.IsInf(f, 0) && bytes.IndexByte(sim, '_') < 0 {
 		return atof(sim), "" // a hex float: strtod reads it whole too
-	} else if err != nil && !isRange(err) {
+	} else if err != nil && !isRange(err) || bytes.IndexByte(sim, '_') >= 0 {
+		// a Go digit separator ("1_5"): ParseFloat reads 15, strtod stops
+		// at the "_" and reads 1, so the field has no one whole reading
 		return 0, fmt.Sprintf("score %q is not a number (trec_eval's atof would read it as %v)", clip(sim), atof(sim))
 	}
 	return 0, fmt.Sprintf("score %q is not a finite number, so the ranking of query %q is undefined", clip(sim), clip(qid))

@@ -26,6 +26,10 @@ func TestNonFiniteScoreIsLocated(t *testing.T) {
 		{"0.5abc", "not a number (trec_eval's atof would read it as 0.5)"},
 		{"--1", "not a number"},
 		{"1e", "not a number"},
+		// Go's ParseFloat reads "1_5" whole as 15 (digit separators),
+		// strtod stops at the "_" and reads 1: no whole reading agrees
+		{"1_5", "not a number (trec_eval's atof would read it as 1)"},
+		{"0x_1p3", "not a number (trec_eval's atof would read it as 0)"},
 	} {
 		run := "q1 Q0 d1 1 0.9 t\nq1 Q0 d2 2 0.5 t\nq1 Q0 d3 3 " + c.score + " t\nq1 Q0 d4 4 0.3 t\n"
 		o := DefaultOptions()

@@ -71,7 +71,7 @@ func (c *checker) checkContradictions() {
 		for _, a := range byQ[key(r)] {
 			doc := ""
 			for _, s := range a.sources {
-				if strings.Contains(r.V.QueryID, s) && len(s) > len(doc) {
+				if namesSource(r.V.QueryID, s) && len(s) > len(doc) {
 					doc = s
 				}
 			}
@@ -84,6 +84,27 @@ func (c *checker) checkContradictions() {
 			break
 		}
 	}
+}
+
+// namesSource reports whether qid names source id s as one of its
+// ':'-separated parts ("mmlongbench:PH_2016.pdf:7" names
+// "mmlongbench:PH_2016.pdf" and "PH_2016.pdf", not "PH_2016" nor
+// "H_2016.pdf"; "mmlongbench:PH_2016.pdf.v2:4" does not name
+// "mmlongbench:PH_2016.pdf").
+func namesSource(qid, s string) bool {
+	for from := 0; s != ""; {
+		i := strings.Index(qid[from:], s)
+		if i < 0 {
+			return false
+		}
+		i += from
+		end := i + len(s)
+		if (i == 0 || qid[i-1] == ':') && (end == len(qid) || qid[end] == ':') {
+			return true
+		}
+		from = i + 1
+	}
+	return false
 }
 
 func locLess(a, b dataset.Loc) bool {

@@ -108,6 +108,9 @@ var fidelityCases = []ruleCase{
 		patch(unanswerableB2, "query_id", "mmlongbench:Other_2017.pdf:3", "question", "What share of adults said the economy was improving?"),
 		patch(goodB2, "query_id", "mmlongbench:PH_2016.pdf:1", "gold/0/region", raw(`{"page":6}`)),
 		unanswerableB2,
+		// the document's id is a part of the query_id, not any substring
+		// of it: PH_2016.pdf.v2 is another document than PH_2016.pdf
+		patch(unanswerableB2, "query_id", "mmlongbench:PH_2016.pdf.v2:4", "question", "What share of adults said the economy was improving?"),
 	)},
 	{name: "answerable and unanswerable on one document", code: "b2.contradictory-annotation", ds: b2(
 		goodB2,
