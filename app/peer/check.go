@@ -56,7 +56,11 @@ type Reduced struct {
 // max, min, median or mode. Passed is the tool's own verdict when every
 // epoch has one (promptfoo success: all epochs passed), else whether the
 // primary reduced score is 1 (full credit: Inspect "C", lm-eval acc 1).
-func (l *Log) Reduce(r *Run) []Reduced {
+func (l *Log) Reduce(r *Run) []Reduced { return l.reduceWith(r, "", "") }
+
+// reduceWith is Reduce with scorer sc reduced by reducer red instead of the
+// log's reducer of it (when red is not "").
+func (l *Log) reduceWith(r *Run, sc, red string) []Reduced {
 	var out []Reduced
 	at := map[string]int{}
 	vals := []map[string][]float64{}
@@ -87,8 +91,12 @@ func (l *Log) Reduce(r *Run) []Reduced {
 		primary = l.Scorers[0]
 	}
 	for k := range out {
-		for sc, vs := range vals[k] {
-			out[k].Scores[sc] = reduce(l.Reducers[sc], vs)
+		for name, vs := range vals[k] {
+			how := l.Reducers[name]
+			if name == sc && red != "" {
+				how = red
+			}
+			out[k].Scores[name] = reduce(how, vs)
 		}
 		if len(verdicts[k]) == out[k].Epochs {
 			out[k].Passed = !slices.Contains(verdicts[k], false)
@@ -116,22 +124,86 @@ func reduce(name string, vs []float64) float64 {
 		}
 		return (s[n/2-1] + s[n/2]) / 2
 	case "mode":
-		s := slices.Clone(vs)
-		slices.Sort(s)
-		best, bestN := s[0], 0
-		for i := 0; i < len(s); {
-			j := i
-			for j < len(s) && s[j] == s[i] {
-				j++
+		// Inspect's mode is Counter.most_common(1): among the most
+		// frequent values, the one seen first (epoch order)
+		n := map[float64]int{}
+		best, bestN := vs[0], 0
+		for _, v := range vs {
+			n[v]++
+			if n[v] > bestN {
+				best, bestN = v, n[v]
 			}
-			if j-i > bestN {
-				best, bestN = s[i], j-i
+		}
+		for _, v := range vs {
+			if n[v] == bestN {
+				return v
 			}
-			i = j
 		}
 		return best
 	}
+	if kind, k, ok := kReducer(name); ok {
+		return reduceK(kind, k, vs)
+	}
 	return mean(vs)
+}
+
+// kReducer splits Inspect's reducers with a k — at_least_<k>, pass_at_<k>,
+// pass_k_<k> (the log writes the name with "_<k>" appended).
+func kReducer(name string) (string, int, bool) {
+	for _, kind := range []string{"at_least_", "pass_at_", "pass_k_"} {
+		if rest, ok := strings.CutPrefix(name, kind); ok {
+			k, err := strconv.Atoi(rest)
+			if err == nil && k > 0 {
+				return strings.TrimSuffix(kind, "_"), k, true
+			}
+		}
+	}
+	return "", 0, false
+}
+
+// reduceK applies a k reducer as Inspect does, with the default threshold
+// value 1.0: at_least is 1 when at least k epochs score ≥ 1; pass_at is
+// Chen et al.'s unbiased pass@k, 1 − Π_{i=n−c+1..n} (1 − k/i) (1 when
+// n − c < k); pass_k is C(c, k) / C(n, k). pass_at and pass_k are NaN
+// (unscored) with fewer than k epochs.
+func reduceK(kind string, k int, vs []float64) float64 {
+	n, c := len(vs), 0
+	for _, v := range vs {
+		if v >= 1 {
+			c++
+		}
+	}
+	switch kind {
+	case "at_least":
+		return b01(c >= k)
+	case "pass_at":
+		if n < k {
+			return math.NaN()
+		}
+		if n-c < k {
+			return 1
+		}
+		p := 1.0
+		for i := n - c + 1; i <= n; i++ {
+			p *= 1 - float64(k)/float64(i)
+		}
+		return 1 - p
+	}
+	if n < k {
+		return math.NaN()
+	}
+	return binom(c, k) / binom(n, k)
+}
+
+func binom(n, k int) float64 {
+	if k > n {
+		return 0
+	}
+	r := 1.0
+	for i := 1; i <= k; i++ {
+		r = r * float64(n-k+i) / float64(i)
+	}
+	return r
 }
 
 func knownReducer(name string) bool {
@@ -139,7 +211,8 @@ func knownReducer(name string) bool {
 	case "", "mean", "max", "min", "median", "mode":
 		return true
 	}
-	return false
+	_, _, ok := kReducer(name)
+	return ok
 }
 
 func mean(vs []float64) float64 {
@@ -245,8 +318,12 @@ func (l *Log) recompute(r *Reported, run *Run) *float64 {
 			return nil
 		}
 	}
-	if !knownReducer(l.Reducers[r.Scorer]) {
-		r.Note = "reducer " + strconv.Quote(l.Reducers[r.Scorer]) + " is not one eval752 recomputes"
+	red := l.Reducers[r.Scorer]
+	if r.Reducer != "" {
+		red = r.Reducer
+	}
+	if !knownReducer(red) {
+		r.Note = "reducer " + strconv.Quote(red) + " is not one eval752 recomputes"
 		return nil
 	}
 	if l.Tool == ToolHELM && strings.HasPrefix(r.Scorer, "num_instances@") {
@@ -266,8 +343,10 @@ func (l *Log) recompute(r *Reported, run *Run) *float64 {
 		return &v
 	}
 	var vs []float64
-	for _, red := range l.Reduce(run) {
-		if v, ok := red.Scores[r.Scorer]; ok {
+	for _, rd := range l.reduceWith(run, r.Scorer, red) {
+		// NaN: unscored (pass_at_k with fewer than k epochs), left out as
+		// Inspect leaves it out of its metrics
+		if v, ok := rd.Scores[r.Scorer]; ok && !math.IsNaN(v) {
 			vs = append(vs, v)
 		}
 	}

@@ -132,6 +132,10 @@ type Reported struct {
 	Mismatch   bool     `json:"mismatch,omitempty"`
 	// Count: the number is a count (compared exactly).
 	Count bool `json:"count,omitempty"`
+	// Reducer is the Inspect epoch reducer this number was computed with
+	// (results.scores[i].reducer; a log can list one scorer once per
+	// reducer); "" = the log's reducer of the scorer.
+	Reducer string `json:"reducer,omitempty"`
 }
 
 // Log is one log of one tool for one task.

@@ -284,3 +284,66 @@ func TestSampleBytesKept(t *testing.T) {
 		t.Error("digest not of the whole input")
 	}
 }
+
+// TestInspectVariants: shapes of Inspect logs beyond the plain one-scorer
+// log, each fixture's reported numbers worked out by hand as Inspect
+// computes them (testdata/README.md) — every one recomputes to "ok", with
+// no other finding:
+//   - multi_value.json: a scorer whose value is {"a": …, "b": …}; Inspect
+//     reports each key as a score named by the key (a = 1 1 0 → mean 2/3,
+//     stderr 1/3; b = 0 1 0 → 1/3, 1/3).
+//   - reducers.json: 3 epochs, one scorer reported once per reducer. Per-id
+//     epochs q1 C C I, q2 C I I, q3 I I I, q4 C C C: mean → 2/3 1/3 0 1
+//     (0.5, stderr √(5/27)/2); at_least_2 → 1 0 0 1 (0.5, √(1/3)/2);
+//     pass_at_2 → 1, 1 − (1 − 2/3) = 2/3, 0, 1 (2/3, √(2/9)/2); mode → 1 0 0 1.
+//   - mode_tie.json: mode of C I is C and of I C is I (Counter.most_common:
+//     the first seen among equals) → 1 0 1 = 2/3.
+//   - v1.json: log version 1 (results.scorer + results.metrics, samples
+//     with one "score"): C I C → 2/3, stderr 1/3.
+func TestInspectVariants(t *testing.T) {
+	for _, c := range []struct {
+		file string
+		rows int
+	}{{"multi_value.json", 4}, {"reducers.json", 7}, {"mode_tie.json", 1}, {"v1.json", 2}} {
+		b, err := os.ReadFile("testdata/inspect_variants/" + c.file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		v, _ := jsonl.Decode(b)
+		l, fs := InspectLog(c.file, v.(map[string]any))
+		fs = append(fs, l.Finish()...)
+		fs = append(fs, l.Recompute()...)
+		if len(fs) != 0 {
+			t.Errorf("%s: findings %v", c.file, fs)
+		}
+		if len(l.Reported) != c.rows {
+			t.Errorf("%s: %d reported numbers, want %d", c.file, len(l.Reported), c.rows)
+		}
+		for _, r := range l.Reported {
+			if r.Recomputed == nil || r.Mismatch {
+				t.Errorf("%s: %s %s (%s) reported %v, recomputed %v (%s)", c.file, r.Scorer, r.Metric, r.Reducer, r.Value, r.Recomputed, r.Note)
+			}
+		}
+	}
+}
+
+// TestReduceK: Inspect's k reducers with threshold 1. Epochs 1 0 0 (n 3,
+// c 1): at_least_1 1, at_least_2 0; pass_at_2 = 1 − (1 − 2/3) = 2/3;
+// pass_k_1 = C(1,1)/C(3,1) = 1/3; pass_at_4 with 3 epochs is NaN.
+func TestReduceK(t *testing.T) {
+	vs := []float64{1, 0, 0}
+	for _, c := range []struct {
+		name string
+		want float64
+	}{{"at_least_1", 1}, {"at_least_2", 0}, {"pass_at_2", 2.0 / 3}, {"pass_k_1", 1.0 / 3}} {
+		if got := reduce(c.name, vs); math.Abs(got-c.want) > 1e-15 {
+			t.Errorf("%s = %v, want %v", c.name, got, c.want)
+		}
+	}
+	if !math.IsNaN(reduce("pass_at_4", vs)) {
+		t.Error("pass_at_4 over 3 epochs is not NaN")
+	}
+	if knownReducer("top_5") || !knownReducer("at_least_3") {
+		t.Error("knownReducer")
+	}
+}
