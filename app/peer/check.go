@@ -342,6 +342,14 @@ func (l *Log) recompute(r *Reported, run *Run) *float64 {
 		v := float64(n)
 		return &v
 	}
+	if r.Metric == "n-samples" {
+		// lm-eval's n-samples.<task>.effective: the docs of the task,
+		// whether or not they have a numeric value of the scorer
+		n := len(l.Reduce(run))
+		r.N, r.Count = n, true
+		v := float64(n)
+		return &v
+	}
 	var vs []float64
 	for _, rd := range l.reduceWith(run, r.Scorer, red) {
 		// NaN: unscored (pass_at_k with fewer than k epochs), left out as

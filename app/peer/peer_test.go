@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"eval752/app/finding"
 	"eval752/app/jsonl"
 	"eval752/app/model"
 )
@@ -345,5 +346,84 @@ func TestReduceK(t *testing.T) {
 	}
 	if knownReducer("top_5") || !knownReducer("at_least_3") {
 		t.Error("knownReducer")
+	}
+}
+
+// TestLMEvalVariants: an lm-eval 0.4 output folder with a task under two
+// filters and a corpus-level task (testdata/lm_eval_variants). gsm8k's
+// lines per filter: strict-match 1 0 0 1 (0.5, stderr √(1/3)/2), flexible-
+// extract 1 1 0 1 (0.75, stderr 0.25), 4 docs. wikitext's per-doc values
+// are [loglikelihood, weight] lists: not scores and not findings; its
+// perplexities are not recomputed, but its 3 docs are (n-samples). A
+// results file of lm-eval before 0.4 ("acc", "acc_stderr" without a
+// filter) lists its numbers under filter none.
+func TestLMEvalVariants(t *testing.T) {
+	dir := "testdata/lm_eval_variants/"
+	const ts = "2025-01-01T00-00-00.000001"
+	b, err := os.ReadFile(dir + "results_" + ts + ".json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, _ := jsonl.Decode(b)
+	logs := LMEvalResults(dir+"results_"+ts+".json", v.(map[string]any))
+	var fs finding.List
+	for _, task := range []string{"gsm8k", "wikitext"} {
+		p := dir + "samples_" + task + "_" + ts + ".jsonl"
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := NewLMEvalSamples(p)
+		for i, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+			v, _ := jsonl.Decode([]byte(line))
+			fs = append(fs, s.LMEvalSample(v.(map[string]any), Loc{Path: p, Line: i + 1})...)
+		}
+		logs = append(logs, s)
+	}
+	logs = Link(logs)
+	if len(logs) != 2 {
+		t.Fatalf("%d logs after linking, want 2", len(logs))
+	}
+	got := map[string]string{}
+	for _, l := range logs {
+		fs = append(fs, l.Finish()...)
+		for _, f := range l.Recompute() {
+			if f.Code != "peer.not-recomputed" {
+				fs = append(fs, f)
+			}
+		}
+		for _, r := range l.Reported {
+			k := l.Task + " " + r.Scorer + " " + r.Metric
+			switch {
+			case r.Recomputed == nil:
+				got[k] = "not recomputed"
+			case r.Mismatch:
+				got[k] = "MISMATCH"
+			default:
+				got[k] = fmtNum(*r.Recomputed)
+			}
+		}
+	}
+	if len(fs) != 0 {
+		t.Errorf("findings %v", fs)
+	}
+	for k, want := range map[string]string{
+		"gsm8k exact_match,strict-match exact_match": "0.5", "gsm8k exact_match,strict-match exact_match_stderr": fmtNum(math.Sqrt(1.0/3) / 2),
+		"gsm8k exact_match,flexible-extract exact_match": "0.75", "gsm8k exact_match,flexible-extract exact_match_stderr": "0.25",
+		"gsm8k exact_match,flexible-extract n-samples": "4", "wikitext bits_per_byte,none n-samples": "3",
+		"wikitext word_perplexity,none word_perplexity": "not recomputed",
+	} {
+		if got[k] != want {
+			t.Errorf("%s: %q, want %q", k, got[k], want)
+		}
+	}
+	old, _ := jsonl.Decode([]byte(`{"results": {"arc_easy": {"acc": 0.25, "acc_stderr": 0.01, "acc_norm": 0.24}}, "versions": {"arc_easy": 0}}`))
+	l := LMEvalResults("results.json", old.(map[string]any))[0]
+	var names []string
+	for _, r := range l.Reported {
+		names = append(names, r.Scorer+" "+r.Metric+" "+r.Pointer)
+	}
+	if strings.Join(names, "; ") != "acc,none acc /results/arc_easy/acc; acc_norm,none acc_norm /results/arc_easy/acc_norm; acc,none acc_stderr /results/arc_easy/acc_stderr" {
+		t.Errorf("pre-0.4 results: %v", names)
 	}
 }
