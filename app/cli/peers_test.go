@@ -294,7 +294,8 @@ func TestPeerIR(t *testing.T) {
 }
 
 // TestPeerEvalBadEntries: a .eval whose sample entry is broken JSON, and
-// one whose score value is a dict, are located findings inside the
+// one whose score value is a list (a dict is a multi-value scorer, read),
+// are located findings inside the
 // archive; the other samples are still read.
 func TestPeerEvalBadEntries(t *testing.T) {
 	dir := t.TempDir()
@@ -308,7 +309,7 @@ func TestPeerEvalBadEntries(t *testing.T) {
 	for _, e := range []struct{ name, body string }{
 		{"samples/1_epoch_1.json", string(s1)},
 		{"samples/2_epoch_1.json", "{\n  \"id\": 2,\n  \"epoch\": 1,\n  \"input\": \"x\"\n  \"target\": \"y\"\n}\n"},
-		{"samples/3_epoch_1.json", "{\n  \"id\": 3,\n  \"epoch\": 1,\n  \"input\": \"z\",\n  \"scores\": {\"match\": {\"value\": {\"a\": 1}}}\n}\n"},
+		{"samples/3_epoch_1.json", "{\n  \"id\": 3,\n  \"epoch\": 1,\n  \"input\": \"z\",\n  \"scores\": {\"match\": {\"value\": [1, 0]}}\n}\n"},
 		{"header.json", string(header)},
 	} {
 		w, _ := zw.Create(e.name)
@@ -422,5 +423,46 @@ func TestPeerHELM(t *testing.T) {
 	}
 	if len(rep.Items) != 4 || rep.Items[0].Question != "What is the capital of France?" || rep.Items[0].Reference != "Paris" {
 		t.Errorf("items %+v", rep.Items)
+	}
+}
+
+// TestPeerLMEvalOldLayout: lm-eval 0.4.0–0.4.2 wrote <output_path>/results.json
+// and, per task, "<model_args, / and = as __>_<task>.jsonl" holding a
+// pretty-printed JSON array. The lm_eval fixture laid out that way (its 4
+// lines, acc 1 0 1 1) is linked and re-checked as the current layout is:
+// acc 0.75, acc_stderr 0.25, n-samples 4, all ok.
+func TestPeerLMEvalOldLayout(t *testing.T) {
+	dir := t.TempDir()
+	res, err := os.ReadFile(lmResults)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines, err := os.ReadFile(lmSamples)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var recs []json.RawMessage
+	for _, l := range strings.Split(strings.TrimSpace(string(lines)), "\n") {
+		recs = append(recs, json.RawMessage(l))
+	}
+	arr, err := json.MarshalIndent(recs, "", "  ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "results.json"), res, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "pretrained__fixture__tiny-model_capitals.jsonl"), arr, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	rows := headlineRows(t, scoreJSON(t, dir))
+	for _, w := range []struct{ metric, val string }{{"acc", "0.75"}, {"acc_stderr", "0.25"}, {"n-samples", "4"}} {
+		r := findHeadline(t, rows, "fixture/tiny-model", w.metric)
+		if r.reported != w.val || r.recomputed != w.val || r.check != "ok" {
+			t.Errorf("%s row %+v", w.metric, r)
+		}
+	}
+	if len(rows) != 3 {
+		t.Errorf("%d rows, want 3: %+v", len(rows), rows)
 	}
 }

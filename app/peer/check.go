@@ -446,6 +446,9 @@ func Link(logs []*Log) []*Log {
 				break
 			}
 		}
+		if into == nil && s.Task == "" {
+			into = oldSamplesOf(out, s)
+		}
 		if into == nil {
 			out = append(out, s)
 			continue
@@ -487,6 +490,36 @@ func Link(logs []*Log) []*Log {
 		}
 	}
 	return out
+}
+
+// oldSamplesOf is the results log of an lm-eval 0.4.0–0.4.2 samples file:
+// those versions wrote <output_path>/results.json and, beside it, one
+// "<model_args with / and = as __>_<task>.jsonl" per task (a JSON array).
+// The file pairs with the results log of its folder whose task ends its
+// name after a "_" (the longest such task), which also names its task.
+func oldSamplesOf(logs []*Log, s *Log) *Log {
+	dir, _ := splitStamp(s.Stamp)
+	base := strings.ReplaceAll(s.Path, "\\", "/")
+	base = strings.TrimSuffix(path.Base(strings.ReplaceAll(base, "!", "/")), path.Ext(base))
+	var into *Log
+	for _, r := range logs {
+		rdir, rbase := splitStamp(r.Stamp)
+		if r.Format != "lmeval.results" || r.Linked || rdir != dir || rbase != "results" || !strings.HasSuffix(base, "_"+r.Task) {
+			continue
+		}
+		if into == nil || len(r.Task) > len(into.Task) {
+			into = r
+		}
+	}
+	if into != nil {
+		s.Task = into.Task
+	}
+	return into
+}
+
+func splitStamp(st string) (string, string) {
+	dir, base, _ := strings.Cut(st, "\x00")
+	return dir, base
 }
 
 func fileBase(p string) string {

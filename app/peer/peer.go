@@ -57,7 +57,7 @@ var (
 		Code: "peer.score-unreadable", Severity: finding.Warning, Family: "peer",
 		Description: "a sample's score value is not a number, a boolean or one of Inspect's letters C / I / P / N; the sample is left out of that scorer's figures",
 		Source:      "Inspect AI value_to_float (C=1, P=0.5, I=0, N=0)",
-		Hint:        "a scorer returning a dict or list of values is not read; score it with a scalar value",
+		Hint:        "a scorer returning a list of values (or a dict whose values are not scalars) is not read; score it with a scalar value, or a dict of scalars",
 	})
 	RuleDuplicateSample = finding.Register(finding.Rule{
 		Code: "peer.duplicate-sample", Severity: finding.Warning, Family: "peer",
