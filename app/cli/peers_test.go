@@ -466,3 +466,60 @@ func TestPeerLMEvalOldLayout(t *testing.T) {
 		t.Errorf("%d rows, want 3: %+v", len(rows), rows)
 	}
 }
+
+// TestPeerPromptfooV2: a promptfoo output of results version 2 (rows
+// without promptIdx / testIdx, in the order they finished; the prompts and
+// their metrics in results.table.head.prompts). Rows are the runs of the
+// head prompt of their provider and prompt text, and a test is its vars, so
+// echo:a and echo:b pair on the tests hello and bye: a passes hello, fails
+// bye (score 0.5, 1 of 2 asserts); b fails hello, passes bye. Per prompt:
+// a score 1.5, b 1, each 1 pass / 1 fail, asserts 2 / 1; stats 2 / 2 —
+// all ok. Paired: b = 1 (a right, b wrong), c = 1, exact McNemar p = 1.
+func TestPeerPromptfooV2(t *testing.T) {
+	const v2 = peerDir + "promptfoo/results_v2.json"
+	rows := headlineRows(t, scoreJSON(t, v2))
+	if len(rows) != 12 {
+		t.Errorf("%d rows, want 12: %+v", len(rows), rows)
+	}
+	for _, r := range rows {
+		if r.check != "ok" {
+			t.Errorf("row %+v", r)
+		}
+	}
+	for _, w := range []struct{ run, metric, val string }{{"echo:a", "score", "1.5"}, {"echo:b", "score", "1"}, {"(all providers)", "failures", "2"}} {
+		if r := findHeadline(t, rows, w.run, w.metric); r.recomputed != w.val {
+			t.Errorf("%s %s: %+v", w.run, w.metric, r)
+		}
+	}
+	code, out, errs := runCLI(t, "compare", "--json", "--bootstrap", "200", "echo:a", "echo:b", v2)
+	if code != ExitOK {
+		t.Fatalf("compare: exit %d, stderr %s", code, errs)
+	}
+	found := false
+	for _, s := range decodeReport(t, out).Sections {
+		if s.ID != "summary" {
+			continue
+		}
+		if !strings.Contains(strings.Join(s.Text, " "), "2 annotated units in both runs' scope") {
+			t.Errorf("summary %q", s.Text)
+		}
+		for _, tb := range s.Tables {
+			for _, row := range tb.Rows {
+				if len(row) == 0 || row[0].Text != "answer.correct" {
+					continue
+				}
+				var cells []string
+				for _, c := range row {
+					cells = append(cells, c.String())
+				}
+				found = true
+				if line := strings.Join(cells, "|"); !strings.Contains(line, "|1|1|1.0000 [exact]|") {
+					t.Errorf("answer.correct row %s", line)
+				}
+			}
+		}
+	}
+	if !found {
+		t.Error("no answer.correct verdict row")
+	}
+}
