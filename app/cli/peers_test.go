@@ -523,3 +523,27 @@ func TestPeerPromptfooV2(t *testing.T) {
 		t.Error("no answer.correct verdict row")
 	}
 }
+
+// TestPeerInspectNaN: Inspect writes a sample its scorer did not score as
+// "value": NaN (Python JSON; Infinity / -Infinity too). The log is read —
+// not one jsonl.syntax error for the whole file — and, as Inspect does, the
+// NaN sample is left out of the metrics: judge 1, 0, NaN → mean 0.5, stderr
+// sd(1, 0)/√2 = 0.7071…/1.4142… = 0.5, both ok, and no finding.
+func TestPeerInspectNaN(t *testing.T) {
+	const f = peerDir + "inspect_variants/unscored_nan.json"
+	rows := headlineRows(t, scoreJSON(t, f))
+	for _, w := range []struct{ metric, val string }{{"mean", "0.5"}, {"stderr", "0.5"}} {
+		r := findHeadline(t, rows, "mockllm/model", w.metric)
+		if r.recomputed != w.val || r.check != "ok" || r.n != 2 {
+			t.Errorf("%s row %+v", w.metric, r)
+		}
+	}
+	out, _, _ := runMain(t, "validate", "--json", f)
+	var doc engine.ValidateOutput
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatal(err)
+	}
+	if len(doc.Findings) != 0 {
+		t.Errorf("findings %+v", doc.Findings)
+	}
+}

@@ -503,7 +503,11 @@ func (l *loader) jsonDocument(name string, r io.Reader, f model.Format, fc fileC
 		l.add(jsonl.RuleInvalidUTF8.At(name, line, "", "the file is not valid UTF-8 (line %d, column %d)", line, col))
 		return 0, nil
 	}
-	v, problems, offs := jsonl.DecodeDocument(b)
+	decode := jsonl.DecodeDocument
+	if pythonJSON(f) {
+		decode = jsonl.DecodeNonFinite
+	}
+	v, problems, offs := decode(b)
 	if v == nil && len(problems) > 0 && !isCompanion(f) && bytes.HasPrefix(bytes.TrimLeft(b, " \t\r\n"), []byte("{")) {
 		// a .json file that is really JSONL (one object per line)
 		first := b
@@ -644,6 +648,14 @@ func lineCol(b []byte, off int) (line, col int) {
 func (l *loader) addRecord(f model.Format, loc Loc, raw map[string]any, line []byte, prefix string, fc fileCtx) {
 	sfs := formats.Validate(f, raw, loc.Path, loc.Line, prefix)
 	l.add(sfs...)
+	switch f {
+	case model.FormatInspectLog, model.FormatLMEvalResults, model.FormatLMEvalSamples, model.FormatPromptfoo, model.FormatRanxQrels, model.FormatRanxRun,
+		model.FormatHELMRunSpec, model.FormatHELMScenario, model.FormatHELMState:
+		// read from the generic value (which may hold a Python NaN that
+		// JSON cannot re-encode): no typed decode
+		l.peerRecord(f, loc, raw)
+		return
+	}
 	if line == nil && f != model.FormatRAGConfig {
 		b, err := json.Marshal(raw)
 		if err != nil {
@@ -688,10 +700,6 @@ func (l *loader) addRecord(f model.Format, loc Loc, raw map[string]any, line []b
 		}
 	case model.FormatRAGConfig:
 		l.ds.Configs = append(l.ds.Configs, Rec[model.RAGConfig]{Loc: loc, Raw: raw, V: model.RAGConfig(raw), Typed: true})
-	case model.FormatInspectLog, model.FormatLMEvalResults, model.FormatLMEvalSamples, model.FormatPromptfoo, model.FormatRanxQrels, model.FormatRanxRun,
-		model.FormatHELMRunSpec, model.FormatHELMScenario, model.FormatHELMState:
-		l.peerRecord(f, loc, raw)
-		return
 	case model.FormatManifest, model.FormatMeta, model.FormatRunConfig:
 		// bundle companions given as top-level files: checked, kept on a
 		// pseudo-bundle so rules can see them

@@ -1,6 +1,7 @@
 package peer
 
 import (
+	"encoding/json"
 	"sort"
 	"strconv"
 	"strings"
@@ -190,7 +191,7 @@ func (l *Log) InspectSample(v map[string]any, loc Loc) finding.List {
 			for _, dk := range keys {
 				val, ok := Value(dv[dk])
 				if !ok {
-					if dv[dk] != nil {
+					if dv[dk] != nil && !unscored(dv[dk]) {
 						fs = append(fs, RuleBadScore.At(loc.Path, loc.Line, ptr(loc.Pointer, "scores", k, "value", dk), "sample %s epoch %d: value %q of scorer %q is %s, not a number or C / I / P / N", s.ID, s.Epoch, dk, k, show(dv[dk])))
 					}
 					continue
@@ -207,6 +208,9 @@ func (l *Log) InspectSample(v map[string]any, loc Loc) finding.List {
 		}
 		val, ok := Value(sc["value"])
 		if !ok {
+			if unscored(sc["value"]) {
+				continue
+			}
 			fs = append(fs, RuleBadScore.At(loc.Path, loc.Line, ptr(loc.Pointer, "scores", k, "value"), "sample %s epoch %d: the value of scorer %q is %s, not a number or C / I / P / N", s.ID, s.Epoch, k, show(sc["value"])))
 			continue
 		}
@@ -228,6 +232,14 @@ func (l *Log) InspectSample(v map[string]any, loc Loc) finding.List {
 	}
 	l.Runs[0].Samples = append(l.Runs[0].Samples, s)
 	return fs
+}
+
+// unscored: the NaN Inspect writes for a sample a scorer did not score
+// (Python JSON, read by jsonl.DecodeNonFinite); its metrics leave the
+// sample out, and so does eval752 — it is not an unreadable score.
+func unscored(v any) bool {
+	n, ok := v.(json.Number)
+	return ok && n == "NaN"
 }
 
 func show(v any) string {
