@@ -364,6 +364,9 @@ func (l *Log) recompute(r *Reported, run *Run) *float64 {
 		return nil
 	}
 	metric := r.Metric
+	if r.Stat != "" {
+		metric = r.Stat
+	}
 	var v float64
 	switch {
 	case metric == "accuracy" || metric == "mean" || l.Tool == ToolLMEval && !strings.HasSuffix(metric, "_stderr") && metric != "n-samples":
@@ -372,10 +375,12 @@ func (l *Log) recompute(r *Reported, run *Run) *float64 {
 		v = stderr(vs)
 	case metric == "std":
 		v = std(vs)
+	case metric == "var":
+		v = std(vs) * std(vs)
 	case metric == "n-samples" || metric == "samples":
 		v = float64(len(vs))
 	default:
-		r.Note = "metric " + strconv.Quote(metric) + " is not one eval752 recomputes (accuracy, mean, stderr, std)"
+		r.Note = "metric " + strconv.Quote(metric) + " is not one eval752 recomputes (accuracy, mean, stderr, std, var)"
 		return nil
 	}
 	return &v

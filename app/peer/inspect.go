@@ -85,6 +85,14 @@ func (l *Log) InspectHeader(v map[string]any, loc Loc) {
 				at = ptr(loc.Pointer, "results", "metrics", k, "value")
 			}
 			rep := Reported{Loc: Loc{Path: loc.Path, Pointer: at}, Run: model, Scorer: name, Metric: k, Value: val, Reducer: red}
+			if n, ok := Str(m["name"]); ok && n != k {
+				rep.Stat = n // a repeated metric's key has a number appended
+			}
+			if g, ok := Str(m["group"]); ok && g != "" {
+				// one value of a metric that returns several (grouped(),
+				// frequency(), ci): name is the value's label, not a statistic
+				rep.Note = "one of the values of metric " + strconv.Quote(g) + "; only whole-sample statistics are recomputed"
+			}
 			// a metric with arguments (stderr(cluster="…"), a custom
 			// accuracy) is not the plain statistic recomputed here
 			for _, pk := range []string{"params", "options"} {

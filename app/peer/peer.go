@@ -136,6 +136,9 @@ type Reported struct {
 	// (results.scores[i].reducer; a log can list one scorer once per
 	// reducer); "" = the log's reducer of the scorer.
 	Reducer string `json:"reducer,omitempty"`
+	// Stat is the statistic when the log names it apart from the key
+	// (Inspect's metrics["stderr2"].name = "stderr", a repeated metric).
+	Stat string `json:"-"`
 }
 
 // Log is one log of one tool for one task.

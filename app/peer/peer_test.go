@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"math"
 	"os"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -425,5 +426,32 @@ func TestLMEvalVariants(t *testing.T) {
 	}
 	if strings.Join(names, "; ") != "acc,none acc /results/arc_easy/acc; acc_norm,none acc_norm /results/arc_easy/acc_norm; acc,none acc_stderr /results/arc_easy/acc_stderr" {
 		t.Errorf("pre-0.4 results: %v", names)
+	}
+}
+
+// TestInspectMetricNames: Inspect keys a repeated metric "accuracy2" (its
+// name stays "accuracy"), has var (sample variance), and writes each value
+// of a metric that returns several (grouped, ci) with a group. Over 1, 1, 0:
+// accuracy = accuracy2 = 2/3; var = ((1/3)² + (1/3)² + (2/3)²) / 2 = 1/3;
+// the grouped value is listed, not recomputed.
+func TestInspectMetricNames(t *testing.T) {
+	v, _ := jsonl.Decode([]byte(`{"eval": {"task": "t", "model": "m"}, "results": {"scores": [{"name": "s", "metrics": {
+	  "accuracy": {"name": "accuracy", "value": 0.6666666666666666},
+	  "accuracy2": {"name": "accuracy", "value": 0.6666666666666666},
+	  "var": {"name": "var", "value": 0.3333333333333333},
+	  "x_a": {"name": "a", "group": "grouped", "value": 1}}}]}}`))
+	l := NewInspect("x.json", model.FormatInspectLog)
+	l.InspectHeader(v.(map[string]any), Loc{Path: "x.json"})
+	for i, x := range []float64{1, 1, 0} {
+		l.Runs[0].Samples = append(l.Runs[0].Samples, Sample{ID: strconv.Itoa(i), Scores: map[string]float64{"s": x}})
+	}
+	fs := l.Recompute()
+	if len(fs) != 1 || fs[0].Code != "peer.not-recomputed" || fs[0].Pointer != "/results/scores/0/metrics/x_a/value" {
+		t.Errorf("findings %v", fs)
+	}
+	for _, r := range l.Reported {
+		if r.Metric != "x_a" && (r.Recomputed == nil || r.Mismatch) {
+			t.Errorf("%s: reported %v, recomputed %v (%s)", r.Metric, r.Value, r.Recomputed, r.Note)
+		}
 	}
 }
