@@ -473,20 +473,23 @@ func TestPeerLMEvalOldLayout(t *testing.T) {
 // head prompt of their provider and prompt text, and a test is its vars, so
 // echo:a and echo:b pair on the tests hello and bye: a passes hello, fails
 // bye (score 0.5, 1 of 2 asserts); b fails hello, passes bye. Per prompt:
-// a score 1.5, b 1, each 1 pass / 1 fail, asserts 2 / 1; stats 2 / 2 —
-// all ok. Paired: b = 1 (a right, b wrong), c = 1, exact McNemar p = 1.
+// a score 1.5, b 1, each 1 pass / 1 fail, asserts 2 / 1; stats 2 / 2;
+// namedScores.polite (rows a 1, 0.5; b 0, 1) sums 1.5 and 1 — all ok; the
+// derived metric ratio (config.derivedMetrics) is listed, not recomputed.
+// Paired: b = 1 (a right, b wrong), c = 1, exact McNemar p = 1.
 func TestPeerPromptfooV2(t *testing.T) {
 	const v2 = peerDir + "promptfoo/results_v2.json"
 	rows := headlineRows(t, scoreJSON(t, v2))
-	if len(rows) != 12 {
-		t.Errorf("%d rows, want 12: %+v", len(rows), rows)
+	if len(rows) != 16 {
+		t.Errorf("%d rows, want 16: %+v", len(rows), rows)
 	}
 	for _, r := range rows {
-		if r.check != "ok" {
+		if r.check != "ok" && (r.metric != "namedScores.ratio" || !strings.Contains(r.check, "derived")) {
 			t.Errorf("row %+v", r)
 		}
 	}
-	for _, w := range []struct{ run, metric, val string }{{"echo:a", "score", "1.5"}, {"echo:b", "score", "1"}, {"(all providers)", "failures", "2"}} {
+	for _, w := range []struct{ run, metric, val string }{{"echo:a", "score", "1.5"}, {"echo:b", "score", "1"}, {"(all providers)", "failures", "2"},
+		{"echo:a", "namedScores.polite", "1.5"}, {"echo:b", "namedScores.polite", "1"}} {
 		if r := findHeadline(t, rows, w.run, w.metric); r.recomputed != w.val {
 			t.Errorf("%s %s: %+v", w.run, w.metric, r)
 		}

@@ -414,6 +414,10 @@ func (l *Log) recomputePromptfoo(r *Reported, run *Run) *float64 {
 		case "score":
 			v += s.Scores["score"]
 		default:
+			if k, ok := strings.CutPrefix(r.Metric, "namedScores."); ok {
+				v += s.Scores[namedScore+k] // a row without it adds nothing, as in promptfoo
+				continue
+			}
 			r.Note = "metric " + strconv.Quote(r.Metric) + " is not one eval752 recomputes"
 			return nil
 		}

@@ -2,6 +2,7 @@ package peer
 
 import (
 	"encoding/json"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -97,6 +98,12 @@ func Promptfoo(p string, v map[string]any) *Log {
 			l.Reported = append(l.Reported, Reported{Loc: Loc{Path: p, Pointer: ptr("", "results", "stats", k)}, Run: "(all providers)", Scorer: "stats", Metric: k, Value: n, Count: true})
 		}
 	}
+	derived := map[string]bool{} // config.derivedMetrics: computed from the sums, not summed
+	for _, d := range arr(obj(v["config"])["derivedMetrics"]) {
+		if n, ok := Str(obj(d)["name"]); ok {
+			derived[n] = true
+		}
+	}
 	for i := range prompts {
 		ms := obj(obj(prompts[i])["metrics"])
 		for _, k := range []string{"score", "testPassCount", "testFailCount", "testErrorCount", "assertPassCount", "assertFailCount"} {
@@ -104,9 +111,29 @@ func Promptfoo(p string, v map[string]any) *Log {
 				l.Reported = append(l.Reported, Reported{Loc: Loc{Path: p, Pointer: ptr("", append(at, i, "metrics", k)...)}, Run: l.Runs[i].Name, Scorer: "prompt " + strconv.Itoa(i), Metric: k, Value: n, Count: k != "score"})
 			}
 		}
+		named := obj(ms["namedScores"])
+		keys := make([]string, 0, len(named))
+		for k := range named {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			n, ok := Num(named[k])
+			if !ok {
+				continue
+			}
+			rep := Reported{Loc: Loc{Path: p, Pointer: ptr("", append(at, i, "metrics", "namedScores", k)...)}, Run: l.Runs[i].Name, Scorer: "prompt " + strconv.Itoa(i), Metric: "namedScores." + k, Value: n}
+			if derived[k] {
+				rep.Note = "a derived metric (config.derivedMetrics), computed from the other named scores"
+			}
+			l.Reported = append(l.Reported, rep)
+		}
 	}
 	return l
 }
+
+// namedScore prefixes a row's namedScores in Sample.Scores.
+const namedScore = "named:"
 
 // promptOf is the prompts[] index of a row written without promptIdx
 // (results version 2): the first prompt of the row's provider whose raw
@@ -171,6 +198,11 @@ func promptfooRow(p string, j int, row map[string]any) Sample {
 	s.Output = Cut(text(resp["output"]))
 	if sc, ok := Num(row["score"]); ok {
 		s.Scores["score"] = sc
+	}
+	for k, v := range obj(row["namedScores"]) {
+		if n, ok := Num(v); ok {
+			s.Scores[namedScore+k] = n
+		}
 	}
 	if b, ok := row["success"].(bool); ok {
 		s.Passed = &b
