@@ -549,4 +549,18 @@ func TestPeerInspectNaN(t *testing.T) {
 	if len(doc.Findings) != 0 {
 		t.Errorf("findings %+v", doc.Findings)
 	}
+	// an lm-eval samples line whose doc holds a NaN (a dataset column
+	// json.dumps wrote as NaN) is read too: acc 1 0 1 1 → 0.75, ok
+	dir := t.TempDir()
+	res, _ := os.ReadFile(lmResults)
+	lines, _ := os.ReadFile(lmSamples)
+	nan := strings.Replace(string(lines), `"doc": {`, `"doc": {"extra": NaN, `, 1)
+	if nan == string(lines) {
+		t.Fatal("fixture shape changed")
+	}
+	os.WriteFile(filepath.Join(dir, filepath.Base(lmResults)), res, 0o644)
+	os.WriteFile(filepath.Join(dir, filepath.Base(lmSamples)), []byte(nan), 0o644)
+	if r := findHeadline(t, headlineRows(t, scoreJSON(t, dir)), "fixture/tiny-model", "acc"); r.recomputed != "0.75" || r.check != "ok" {
+		t.Errorf("lm-eval with NaN: %+v", r)
+	}
 }

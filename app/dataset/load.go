@@ -467,7 +467,11 @@ func isCompanion(f model.Format) bool {
 func (l *loader) jsonLines(name string, r io.Reader, f model.Format, fc fileCtx) (int, error) {
 	records := 0
 	lines, fs, err := jsonl.Lines(r, name, l.opt.Limits.MaxLineBytes, func(n int, line []byte) {
-		m, dfs, ok := jsonl.DecodeRecord(name, n, line)
+		decode := jsonl.DecodeRecord
+		if pythonJSON(f) {
+			decode = jsonl.DecodeRecordNonFinite
+		}
+		m, dfs, ok := decode(name, n, line)
 		l.add(dfs...)
 		if !ok {
 			return

@@ -208,10 +208,11 @@ func (l *loader) inspectEval(name string, a *bundle.Archive) error {
 
 // pythonJSON: the format is written by Python's json module, which writes
 // NaN, Infinity and -Infinity for non-finite floats (Inspect AI, lm-eval
-// results, HELM); such a file is decoded with them (jsonl.DecodeNonFinite).
+// results and samples, HELM); such a file is decoded with them
+// (jsonl.DecodeNonFinite, jsonl.DecodeRecordNonFinite).
 func pythonJSON(f model.Format) bool {
 	switch f {
-	case model.FormatInspectLog, model.FormatLMEvalResults, model.FormatHELMRunSpec, model.FormatHELMScenario,
+	case model.FormatInspectLog, model.FormatLMEvalResults, model.FormatLMEvalSamples, model.FormatHELMRunSpec, model.FormatHELMScenario,
 		model.FormatHELMState, model.FormatHELMPerInstance, model.FormatHELMStats:
 		return true
 	}

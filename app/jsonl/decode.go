@@ -46,8 +46,10 @@ type Problem struct {
 // stop decoding: every one is reported with the pointer of the repeated key,
 // and the last value is kept, so v equals what encoding/json would decode into
 // the typed struct. Decode never panics on any input.
-func Decode(b []byte) (v any, problems []Problem) {
-	d := decoder{b: b}
+func Decode(b []byte) (v any, problems []Problem) { return decode(b, false) }
+
+func decode(b []byte, nonFinite bool) (v any, problems []Problem) {
+	d := decoder{b: b, nonFinite: nonFinite}
 	d.ws()
 	val, ok := d.value(0, "")
 	if !ok {
@@ -81,7 +83,17 @@ func Findings(path string, line int, problems []Problem) finding.List {
 // when there is no usable record (syntax error, trailing data, not an object);
 // a record with duplicate keys is usable (ok) but reported.
 func DecodeRecord(path string, line int, b []byte) (v map[string]any, fs finding.List, ok bool) {
-	val, problems := Decode(b)
+	return decodeRecord(path, line, b, false)
+}
+
+// DecodeRecordNonFinite is DecodeRecord for a line written by Python's json
+// module: NaN, Infinity and -Infinity are values (see DecodeNonFinite).
+func DecodeRecordNonFinite(path string, line int, b []byte) (v map[string]any, fs finding.List, ok bool) {
+	return decodeRecord(path, line, b, true)
+}
+
+func decodeRecord(path string, line int, b []byte, nonFinite bool) (v map[string]any, fs finding.List, ok bool) {
+	val, problems := decode(b, nonFinite)
 	fs = Findings(path, line, problems)
 	if val == nil {
 		if len(problems) == 0 || problems[len(problems)-1].Kind == DuplicateKey {

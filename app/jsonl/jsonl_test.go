@@ -291,6 +291,12 @@ func TestDecodeNonFinite(t *testing.T) {
 	if _, probs, _ := DecodeNonFinite([]byte(`{"a": Nope}`)); len(probs) != 1 {
 		t.Errorf("a bad literal: %v", probs)
 	}
+	if m, fs, ok := DecodeRecordNonFinite("x.jsonl", 1, doc); !ok || len(fs) != 0 || m["a"] != NaN {
+		t.Errorf("DecodeRecordNonFinite: %v, %v", m, fs)
+	}
+	if _, fs, ok := DecodeRecord("x.jsonl", 1, doc); ok || len(fs) != 1 {
+		t.Errorf("DecodeRecord: %v", fs)
+	}
 	if off := ValueOffsets(doc); off["/c"] == 0 {
 		t.Errorf("offsets stop at NaN: %v", off)
 	}
