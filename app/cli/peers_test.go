@@ -294,7 +294,8 @@ func TestPeerIR(t *testing.T) {
 }
 
 // TestPeerEvalBadEntries: a .eval whose sample entry is broken JSON, and
-// one whose score value is a dict, are located findings inside the
+// one whose score value is a list (a dict is a multi-value scorer, read),
+// are located findings inside the
 // archive; the other samples are still read.
 func TestPeerEvalBadEntries(t *testing.T) {
 	dir := t.TempDir()
@@ -308,7 +309,7 @@ func TestPeerEvalBadEntries(t *testing.T) {
 	for _, e := range []struct{ name, body string }{
 		{"samples/1_epoch_1.json", string(s1)},
 		{"samples/2_epoch_1.json", "{\n  \"id\": 2,\n  \"epoch\": 1,\n  \"input\": \"x\"\n  \"target\": \"y\"\n}\n"},
-		{"samples/3_epoch_1.json", "{\n  \"id\": 3,\n  \"epoch\": 1,\n  \"input\": \"z\",\n  \"scores\": {\"match\": {\"value\": {\"a\": 1}}}\n}\n"},
+		{"samples/3_epoch_1.json", "{\n  \"id\": 3,\n  \"epoch\": 1,\n  \"input\": \"z\",\n  \"scores\": {\"match\": {\"value\": [1, 0]}}\n}\n"},
 		{"header.json", string(header)},
 	} {
 		w, _ := zw.Create(e.name)
@@ -422,5 +423,144 @@ func TestPeerHELM(t *testing.T) {
 	}
 	if len(rep.Items) != 4 || rep.Items[0].Question != "What is the capital of France?" || rep.Items[0].Reference != "Paris" {
 		t.Errorf("items %+v", rep.Items)
+	}
+}
+
+// TestPeerLMEvalOldLayout: lm-eval 0.4.0–0.4.2 wrote <output_path>/results.json
+// and, per task, "<model_args, / and = as __>_<task>.jsonl" holding a
+// pretty-printed JSON array. The lm_eval fixture laid out that way (its 4
+// lines, acc 1 0 1 1) is linked and re-checked as the current layout is:
+// acc 0.75, acc_stderr 0.25, n-samples 4, all ok.
+func TestPeerLMEvalOldLayout(t *testing.T) {
+	dir := t.TempDir()
+	res, err := os.ReadFile(lmResults)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines, err := os.ReadFile(lmSamples)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var recs []json.RawMessage
+	for _, l := range strings.Split(strings.TrimSpace(string(lines)), "\n") {
+		recs = append(recs, json.RawMessage(l))
+	}
+	arr, err := json.MarshalIndent(recs, "", "  ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "results.json"), res, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "pretrained__fixture__tiny-model_capitals.jsonl"), arr, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	rows := headlineRows(t, scoreJSON(t, dir))
+	for _, w := range []struct{ metric, val string }{{"acc", "0.75"}, {"acc_stderr", "0.25"}, {"n-samples", "4"}} {
+		r := findHeadline(t, rows, "fixture/tiny-model", w.metric)
+		if r.reported != w.val || r.recomputed != w.val || r.check != "ok" {
+			t.Errorf("%s row %+v", w.metric, r)
+		}
+	}
+	if len(rows) != 3 {
+		t.Errorf("%d rows, want 3: %+v", len(rows), rows)
+	}
+}
+
+// TestPeerPromptfooV2: a promptfoo output of results version 2 (rows
+// without promptIdx / testIdx, in the order they finished; the prompts and
+// their metrics in results.table.head.prompts). Rows are the runs of the
+// head prompt of their provider and prompt text, and a test is its vars, so
+// echo:a and echo:b pair on the tests hello and bye: a passes hello, fails
+// bye (score 0.5, 1 of 2 asserts); b fails hello, passes bye. Per prompt:
+// a score 1.5, b 1, each 1 pass / 1 fail, asserts 2 / 1; stats 2 / 2;
+// namedScores.polite (rows a 1, 0.5; b 0, 1) sums 1.5 and 1 — all ok; the
+// derived metric ratio (config.derivedMetrics) is listed, not recomputed.
+// Paired: b = 1 (a right, b wrong), c = 1, exact McNemar p = 1.
+func TestPeerPromptfooV2(t *testing.T) {
+	const v2 = peerDir + "promptfoo/results_v2.json"
+	rows := headlineRows(t, scoreJSON(t, v2))
+	if len(rows) != 16 {
+		t.Errorf("%d rows, want 16: %+v", len(rows), rows)
+	}
+	for _, r := range rows {
+		if r.check != "ok" && (r.metric != "namedScores.ratio" || !strings.Contains(r.check, "derived")) {
+			t.Errorf("row %+v", r)
+		}
+	}
+	for _, w := range []struct{ run, metric, val string }{{"echo:a", "score", "1.5"}, {"echo:b", "score", "1"}, {"(all providers)", "failures", "2"},
+		{"echo:a", "namedScores.polite", "1.5"}, {"echo:b", "namedScores.polite", "1"}} {
+		if r := findHeadline(t, rows, w.run, w.metric); r.recomputed != w.val {
+			t.Errorf("%s %s: %+v", w.run, w.metric, r)
+		}
+	}
+	code, out, errs := runCLI(t, "compare", "--json", "--bootstrap", "200", "echo:a", "echo:b", v2)
+	if code != ExitOK {
+		t.Fatalf("compare: exit %d, stderr %s", code, errs)
+	}
+	found := false
+	for _, s := range decodeReport(t, out).Sections {
+		if s.ID != "summary" {
+			continue
+		}
+		if !strings.Contains(strings.Join(s.Text, " "), "2 annotated units in both runs' scope") {
+			t.Errorf("summary %q", s.Text)
+		}
+		for _, tb := range s.Tables {
+			for _, row := range tb.Rows {
+				if len(row) == 0 || row[0].Text != "answer.correct" {
+					continue
+				}
+				var cells []string
+				for _, c := range row {
+					cells = append(cells, c.String())
+				}
+				found = true
+				if line := strings.Join(cells, "|"); !strings.Contains(line, "|1|1|1.0000 [exact]|") {
+					t.Errorf("answer.correct row %s", line)
+				}
+			}
+		}
+	}
+	if !found {
+		t.Error("no answer.correct verdict row")
+	}
+}
+
+// TestPeerInspectNaN: Inspect writes a sample its scorer did not score as
+// "value": NaN (Python JSON; Infinity / -Infinity too). The log is read —
+// not one jsonl.syntax error for the whole file — and, as Inspect does, the
+// NaN sample is left out of the metrics: judge 1, 0, NaN → mean 0.5, stderr
+// sd(1, 0)/√2 = 0.7071…/1.4142… = 0.5, both ok, and no finding.
+func TestPeerInspectNaN(t *testing.T) {
+	const f = peerDir + "inspect_variants/unscored_nan.json"
+	rows := headlineRows(t, scoreJSON(t, f))
+	for _, w := range []struct{ metric, val string }{{"mean", "0.5"}, {"stderr", "0.5"}} {
+		r := findHeadline(t, rows, "mockllm/model", w.metric)
+		if r.recomputed != w.val || r.check != "ok" || r.n != 2 {
+			t.Errorf("%s row %+v", w.metric, r)
+		}
+	}
+	out, _, _ := runMain(t, "validate", "--json", f)
+	var doc engine.ValidateOutput
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatal(err)
+	}
+	if len(doc.Findings) != 0 {
+		t.Errorf("findings %+v", doc.Findings)
+	}
+	// an lm-eval samples line whose doc holds a NaN (a dataset column
+	// json.dumps wrote as NaN) is read too: acc 1 0 1 1 → 0.75, ok
+	dir := t.TempDir()
+	res, _ := os.ReadFile(lmResults)
+	lines, _ := os.ReadFile(lmSamples)
+	nan := strings.Replace(string(lines), `"doc": {`, `"doc": {"extra": NaN, `, 1)
+	if nan == string(lines) {
+		t.Fatal("fixture shape changed")
+	}
+	os.WriteFile(filepath.Join(dir, filepath.Base(lmResults)), res, 0o644)
+	os.WriteFile(filepath.Join(dir, filepath.Base(lmSamples)), []byte(nan), 0o644)
+	if r := findHeadline(t, headlineRows(t, scoreJSON(t, dir)), "fixture/tiny-model", "acc"); r.recomputed != "0.75" || r.check != "ok" {
+		t.Errorf("lm-eval with NaN: %+v", r)
 	}
 }

@@ -467,7 +467,11 @@ func isCompanion(f model.Format) bool {
 func (l *loader) jsonLines(name string, r io.Reader, f model.Format, fc fileCtx) (int, error) {
 	records := 0
 	lines, fs, err := jsonl.Lines(r, name, l.opt.Limits.MaxLineBytes, func(n int, line []byte) {
-		m, dfs, ok := jsonl.DecodeRecord(name, n, line)
+		decode := jsonl.DecodeRecord
+		if pythonJSON(f) {
+			decode = jsonl.DecodeRecordNonFinite
+		}
+		m, dfs, ok := decode(name, n, line)
 		l.add(dfs...)
 		if !ok {
 			return
@@ -503,7 +507,11 @@ func (l *loader) jsonDocument(name string, r io.Reader, f model.Format, fc fileC
 		l.add(jsonl.RuleInvalidUTF8.At(name, line, "", "the file is not valid UTF-8 (line %d, column %d)", line, col))
 		return 0, nil
 	}
-	v, problems, offs := jsonl.DecodeDocument(b)
+	decode := jsonl.DecodeDocument
+	if pythonJSON(f) {
+		decode = jsonl.DecodeNonFinite
+	}
+	v, problems, offs := decode(b)
 	if v == nil && len(problems) > 0 && !isCompanion(f) && bytes.HasPrefix(bytes.TrimLeft(b, " \t\r\n"), []byte("{")) {
 		// a .json file that is really JSONL (one object per line)
 		first := b
@@ -676,6 +684,14 @@ func lineCol(b []byte, off int) (line, col int) {
 func (l *loader) addRecord(f model.Format, loc Loc, raw map[string]any, line []byte, prefix string, fc fileCtx) {
 	sfs := formats.Validate(f, raw, loc.Path, loc.Line, prefix)
 	l.add(sfs...)
+	switch f {
+	case model.FormatInspectLog, model.FormatLMEvalResults, model.FormatLMEvalSamples, model.FormatPromptfoo, model.FormatRanxQrels, model.FormatRanxRun,
+		model.FormatHELMRunSpec, model.FormatHELMScenario, model.FormatHELMState:
+		// read from the generic value (which may hold a Python NaN that
+		// JSON cannot re-encode): no typed decode
+		l.peerRecord(f, loc, raw)
+		return
+	}
 	if line == nil && f != model.FormatRAGConfig {
 		b, err := json.Marshal(raw)
 		if err != nil {
@@ -724,10 +740,6 @@ func (l *loader) addRecord(f model.Format, loc Loc, raw map[string]any, line []b
 		}
 	case model.FormatRAGConfig:
 		l.ds.Configs = append(l.ds.Configs, Rec[model.RAGConfig]{Loc: loc, Raw: raw, V: model.RAGConfig(raw), Typed: true})
-	case model.FormatInspectLog, model.FormatLMEvalResults, model.FormatLMEvalSamples, model.FormatPromptfoo, model.FormatRanxQrels, model.FormatRanxRun,
-		model.FormatHELMRunSpec, model.FormatHELMScenario, model.FormatHELMState:
-		l.peerRecord(f, loc, raw)
-		return
 	case model.FormatRAGMetrics:
 		l.ds.Metrics = append(l.ds.Metrics, Rec[model.RAGMetrics]{Loc: loc, Raw: raw, V: model.RAGMetrics(raw), Typed: true})
 	case model.FormatManifest, model.FormatMeta, model.FormatRunConfig:

@@ -191,7 +191,7 @@ func (l *loader) inspectEval(name string, a *bundle.Archive) error {
 		lg.InspectHeader(start, peer.Loc{Path: a.Full("_journal/start.json")})
 	}
 	if samples == 0 && summaries != nil {
-		vals, probs, _ := jsonl.DecodeDocument(summaries)
+		vals, probs, _ := jsonl.DecodeNonFinite(summaries)
 		if len(probs) == 0 {
 			for i, e := range arrOf(vals) {
 				if m, ok := e.(map[string]any); ok {
@@ -205,6 +205,19 @@ func (l *loader) inspectEval(name string, a *bundle.Archive) error {
 	}
 	l.ds.Peers = append(l.ds.Peers, lg)
 	return nil
+}
+
+// pythonJSON: the format is written by Python's json module, which writes
+// NaN, Infinity and -Infinity for non-finite floats (Inspect AI, lm-eval
+// results and samples, HELM); such a file is decoded with them
+// (jsonl.DecodeNonFinite, jsonl.DecodeRecordNonFinite).
+func pythonJSON(f model.Format) bool {
+	switch f {
+	case model.FormatInspectLog, model.FormatLMEvalResults, model.FormatLMEvalSamples, model.FormatHELMRunSpec, model.FormatHELMScenario,
+		model.FormatHELMState, model.FormatHELMPerInstance, model.FormatHELMStats:
+		return true
+	}
+	return false
 }
 
 func arrOf(v any) []any {
@@ -221,7 +234,7 @@ func (l *loader) entryJSON(full string, b []byte) map[string]any {
 		l.add(jsonl.RuleInvalidUTF8.At(full, line, "", "the entry is not valid UTF-8 (line %d, column %d)", line, col))
 		return nil
 	}
-	v, problems, _ := jsonl.DecodeDocument(b)
+	v, problems, _ := jsonl.DecodeNonFinite(b) // entries of an Inspect archive: Python JSON
 	for _, p := range problems {
 		line, col := lineCol(b, p.Col-1)
 		l.add(jsonl.Findings(full, line, []jsonl.Problem{{Kind: p.Kind, Col: col, Pointer: p.Pointer, Msg: p.Msg}})...)

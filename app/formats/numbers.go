@@ -107,6 +107,11 @@ func boundNumbers(v any, path string, line int, prefix string) (any, finding.Lis
 	walk = func(v any) (any, bool) {
 		switch x := v.(type) {
 		case json.Number:
+			if x == jsonl.NaN || x == jsonl.Inf || x == jsonl.NegInf {
+				// Python's NaN / Infinity in a peer tool's log, read on
+				// purpose (jsonl.DecodeNonFinite): not a literal out of range
+				return v, false
+			}
 			sf, f, fits := BoundNumber(string(x))
 			if !fits {
 				ptr := prefix + pointerOf(toks)

@@ -20,6 +20,8 @@ func TestDetectPeers(t *testing.T) {
 		{"lm_eval/results_2025-01-01T00-00-00.000001.json", model.FormatLMEvalResults},
 		{"lm_eval/samples_capitals_2025-01-01T00-00-00.000001.jsonl", model.FormatLMEvalSamples},
 		{"promptfoo/results.json", model.FormatPromptfoo},
+		{"promptfoo/results_v2.json", model.FormatPromptfoo},
+		{"inspect_variants/v1.json", model.FormatInspectLog},
 		{"ir/qrels.json", model.FormatRanxQrels},
 		{"ir/run.json", model.FormatRanxRun},
 		{"ir/qrels.tsv", model.FormatBEIRQrels},

@@ -46,8 +46,10 @@ type Problem struct {
 // stop decoding: every one is reported with the pointer of the repeated key,
 // and the last value is kept, so v equals what encoding/json would decode into
 // the typed struct. Decode never panics on any input.
-func Decode(b []byte) (v any, problems []Problem) {
-	d := decoder{b: b}
+func Decode(b []byte) (v any, problems []Problem) { return decode(b, false) }
+
+func decode(b []byte, nonFinite bool) (v any, problems []Problem) {
+	d := decoder{b: b, nonFinite: nonFinite}
 	d.ws()
 	val, ok := d.value(0, "")
 	if !ok {
@@ -81,7 +83,17 @@ func Findings(path string, line int, problems []Problem) finding.List {
 // when there is no usable record (syntax error, trailing data, not an object);
 // a record with duplicate keys is usable (ok) but reported.
 func DecodeRecord(path string, line int, b []byte) (v map[string]any, fs finding.List, ok bool) {
-	val, problems := Decode(b)
+	return decodeRecord(path, line, b, false)
+}
+
+// DecodeRecordNonFinite is DecodeRecord for a line written by Python's json
+// module: NaN, Infinity and -Infinity are values (see DecodeNonFinite).
+func DecodeRecordNonFinite(path string, line int, b []byte) (v map[string]any, fs finding.List, ok bool) {
+	return decodeRecord(path, line, b, true)
+}
+
+func decodeRecord(path string, line int, b []byte, nonFinite bool) (v map[string]any, fs finding.List, ok bool) {
+	val, problems := decode(b, nonFinite)
 	fs = Findings(path, line, problems)
 	if val == nil {
 		if len(problems) == 0 || problems[len(problems)-1].Kind == DuplicateKey {
@@ -123,14 +135,37 @@ type decoder struct {
 	dups []Problem
 	offs *[]int         // when set: byte offsets of the top-level array's elements
 	at   map[string]int // when set: byte offset of every value, by JSON pointer
+	// nonFinite: NaN, Infinity and -Infinity are values (see DecodeNonFinite)
+	nonFinite bool
+}
+
+// NaN, Inf and NegInf are the numbers DecodeNonFinite reads for Python's
+// NaN, Infinity and -Infinity.
+const (
+	NaN    = json.Number("NaN")
+	Inf    = json.Number("+Inf")
+	NegInf = json.Number("-Inf")
+)
+
+// DecodeNonFinite is DecodeDocument that also reads the NaN, Infinity and
+// -Infinity that Python's json module writes by default (they are not JSON):
+// Inspect AI, lm-evaluation-harness and HELM logs can hold them (an unscored
+// sample's NaN). They decode to the numbers NaN, Inf and NegInf, which the
+// reader of such a log has to expect; no eval752 format accepts them.
+func DecodeNonFinite(b []byte) (v any, problems []Problem, elements []int) {
+	return decodeDocument(b, true)
 }
 
 // DecodeDocument is Decode for a whole-file JSON document; when the document
 // is an array it also returns the byte offset at which each element starts,
 // so a record of an array file can be located at its line.
 func DecodeDocument(b []byte) (v any, problems []Problem, elements []int) {
+	return decodeDocument(b, false)
+}
+
+func decodeDocument(b []byte, nonFinite bool) (v any, problems []Problem, elements []int) {
 	var offs []int
-	d := decoder{b: b, offs: &offs}
+	d := decoder{b: b, offs: &offs, nonFinite: nonFinite}
 	d.ws()
 	val, ok := d.value(0, "")
 	if !ok {
@@ -148,7 +183,7 @@ func DecodeDocument(b []byte) (v any, problems []Problem, elements []int) {
 // document b, by JSON pointer ("" is the whole document; for a repeated key
 // the last one). It is empty where b is not valid JSON past that point.
 func ValueOffsets(b []byte) map[string]int {
-	d := decoder{b: b, at: map[string]int{}}
+	d := decoder{b: b, at: map[string]int{}, nonFinite: true}
 	d.ws()
 	d.value(0, "")
 	return d.at
@@ -261,6 +296,12 @@ func (d *decoder) value(depth int, ptr string) (any, bool) {
 	case c == '"':
 		s, ok := d.str()
 		return s, ok
+	case d.nonFinite && c == 'N':
+		return NaN, d.lit("NaN")
+	case d.nonFinite && c == 'I':
+		return Inf, d.lit("Infinity")
+	case d.nonFinite && c == '-' && d.i+1 < len(d.b) && d.b[d.i+1] == 'I':
+		return NegInf, d.lit("-Infinity")
 	case c == '-' || c >= '0' && c <= '9':
 		return d.number()
 	case c == 't':

@@ -270,3 +270,34 @@ func TestDecodeStream(t *testing.T) {
 		t.Errorf("broken stream: vals %v err %v", vals, err)
 	}
 }
+
+// TestDecodeNonFinite: Python's NaN, Infinity and -Infinity are values for
+// DecodeNonFinite (the numbers NaN, Inf, NegInf) and syntax errors for
+// DecodeDocument; -1 and a string "NaN" are unchanged.
+func TestDecodeNonFinite(t *testing.T) {
+	doc := []byte(`{"a": NaN, "b": [Infinity, -Infinity, -1], "c": "NaN"}`)
+	v, probs, _ := DecodeNonFinite(doc)
+	if len(probs) != 0 {
+		t.Fatalf("problems %v", probs)
+	}
+	m := v.(map[string]any)
+	b := m["b"].([]any)
+	if m["a"] != NaN || b[0] != Inf || b[1] != NegInf || b[2] != json.Number("-1") || m["c"] != "NaN" {
+		t.Errorf("decoded %#v", v)
+	}
+	if v, probs, _ := DecodeDocument(doc); v != nil || len(probs) != 1 || probs[0].Kind != Syntax {
+		t.Errorf("DecodeDocument: %v, %v", v, probs)
+	}
+	if _, probs, _ := DecodeNonFinite([]byte(`{"a": Nope}`)); len(probs) != 1 {
+		t.Errorf("a bad literal: %v", probs)
+	}
+	if m, fs, ok := DecodeRecordNonFinite("x.jsonl", 1, doc); !ok || len(fs) != 0 || m["a"] != NaN {
+		t.Errorf("DecodeRecordNonFinite: %v, %v", m, fs)
+	}
+	if _, fs, ok := DecodeRecord("x.jsonl", 1, doc); ok || len(fs) != 1 {
+		t.Errorf("DecodeRecord: %v", fs)
+	}
+	if off := ValueOffsets(doc); off["/c"] == 0 {
+		t.Errorf("offsets stop at NaN: %v", off)
+	}
+}

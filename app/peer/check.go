@@ -56,7 +56,11 @@ type Reduced struct {
 // max, min, median or mode. Passed is the tool's own verdict when every
 // epoch has one (promptfoo success: all epochs passed), else whether the
 // primary reduced score is 1 (full credit: Inspect "C", lm-eval acc 1).
-func (l *Log) Reduce(r *Run) []Reduced {
+func (l *Log) Reduce(r *Run) []Reduced { return l.reduceWith(r, "", "") }
+
+// reduceWith is Reduce with scorer sc reduced by reducer red instead of the
+// log's reducer of it (when red is not "").
+func (l *Log) reduceWith(r *Run, sc, red string) []Reduced {
 	var out []Reduced
 	at := map[string]int{}
 	vals := []map[string][]float64{}
@@ -87,8 +91,12 @@ func (l *Log) Reduce(r *Run) []Reduced {
 		primary = l.Scorers[0]
 	}
 	for k := range out {
-		for sc, vs := range vals[k] {
-			out[k].Scores[sc] = reduce(l.Reducers[sc], vs)
+		for name, vs := range vals[k] {
+			how := l.Reducers[name]
+			if name == sc && red != "" {
+				how = red
+			}
+			out[k].Scores[name] = reduce(how, vs)
 		}
 		if len(verdicts[k]) == out[k].Epochs {
 			out[k].Passed = !slices.Contains(verdicts[k], false)
@@ -116,22 +124,86 @@ func reduce(name string, vs []float64) float64 {
 		}
 		return (s[n/2-1] + s[n/2]) / 2
 	case "mode":
-		s := slices.Clone(vs)
-		slices.Sort(s)
-		best, bestN := s[0], 0
-		for i := 0; i < len(s); {
-			j := i
-			for j < len(s) && s[j] == s[i] {
-				j++
+		// Inspect's mode is Counter.most_common(1): among the most
+		// frequent values, the one seen first (epoch order)
+		n := map[float64]int{}
+		best, bestN := vs[0], 0
+		for _, v := range vs {
+			n[v]++
+			if n[v] > bestN {
+				best, bestN = v, n[v]
 			}
-			if j-i > bestN {
-				best, bestN = s[i], j-i
+		}
+		for _, v := range vs {
+			if n[v] == bestN {
+				return v
 			}
-			i = j
 		}
 		return best
 	}
+	if kind, k, ok := kReducer(name); ok {
+		return reduceK(kind, k, vs)
+	}
 	return mean(vs)
+}
+
+// kReducer splits Inspect's reducers with a k — at_least_<k>, pass_at_<k>,
+// pass_k_<k> (the log writes the name with "_<k>" appended).
+func kReducer(name string) (string, int, bool) {
+	for _, kind := range []string{"at_least_", "pass_at_", "pass_k_"} {
+		if rest, ok := strings.CutPrefix(name, kind); ok {
+			k, err := strconv.Atoi(rest)
+			if err == nil && k > 0 {
+				return strings.TrimSuffix(kind, "_"), k, true
+			}
+		}
+	}
+	return "", 0, false
+}
+
+// reduceK applies a k reducer as Inspect does, with the default threshold
+// value 1.0: at_least is 1 when at least k epochs score ≥ 1; pass_at is
+// Chen et al.'s unbiased pass@k, 1 − Π_{i=n−c+1..n} (1 − k/i) (1 when
+// n − c < k); pass_k is C(c, k) / C(n, k). pass_at and pass_k are NaN
+// (unscored) with fewer than k epochs.
+func reduceK(kind string, k int, vs []float64) float64 {
+	n, c := len(vs), 0
+	for _, v := range vs {
+		if v >= 1 {
+			c++
+		}
+	}
+	switch kind {
+	case "at_least":
+		return b01(c >= k)
+	case "pass_at":
+		if n < k {
+			return math.NaN()
+		}
+		if n-c < k {
+			return 1
+		}
+		p := 1.0
+		for i := n - c + 1; i <= n; i++ {
+			p *= 1 - float64(k)/float64(i)
+		}
+		return 1 - p
+	}
+	if n < k {
+		return math.NaN()
+	}
+	return binom(c, k) / binom(n, k)
+}
+
+func binom(n, k int) float64 {
+	if k > n {
+		return 0
+	}
+	r := 1.0
+	for i := 1; i <= k; i++ {
+		r = r * float64(n-k+i) / float64(i)
+	}
+	return r
 }
 
 func knownReducer(name string) bool {
@@ -139,7 +211,8 @@ func knownReducer(name string) bool {
 	case "", "mean", "max", "min", "median", "mode":
 		return true
 	}
-	return false
+	_, _, ok := kReducer(name)
+	return ok
 }
 
 func mean(vs []float64) float64 {
@@ -245,8 +318,12 @@ func (l *Log) recompute(r *Reported, run *Run) *float64 {
 			return nil
 		}
 	}
-	if !knownReducer(l.Reducers[r.Scorer]) {
-		r.Note = "reducer " + strconv.Quote(l.Reducers[r.Scorer]) + " is not one eval752 recomputes"
+	red := l.Reducers[r.Scorer]
+	if r.Reducer != "" {
+		red = r.Reducer
+	}
+	if !knownReducer(red) {
+		r.Note = "reducer " + strconv.Quote(red) + " is not one eval752 recomputes"
 		return nil
 	}
 	if l.Tool == ToolHELM && strings.HasPrefix(r.Scorer, "num_instances@") {
@@ -265,9 +342,19 @@ func (l *Log) recompute(r *Reported, run *Run) *float64 {
 		v := float64(n)
 		return &v
 	}
+	if r.Metric == "n-samples" {
+		// lm-eval's n-samples.<task>.effective: the docs of the task,
+		// whether or not they have a numeric value of the scorer
+		n := len(l.Reduce(run))
+		r.N, r.Count = n, true
+		v := float64(n)
+		return &v
+	}
 	var vs []float64
-	for _, red := range l.Reduce(run) {
-		if v, ok := red.Scores[r.Scorer]; ok {
+	for _, rd := range l.reduceWith(run, r.Scorer, red) {
+		// NaN: unscored (pass_at_k with fewer than k epochs), left out as
+		// Inspect leaves it out of its metrics
+		if v, ok := rd.Scores[r.Scorer]; ok && !math.IsNaN(v) {
 			vs = append(vs, v)
 		}
 	}
@@ -277,6 +364,9 @@ func (l *Log) recompute(r *Reported, run *Run) *float64 {
 		return nil
 	}
 	metric := r.Metric
+	if r.Stat != "" {
+		metric = r.Stat
+	}
 	var v float64
 	switch {
 	case metric == "accuracy" || metric == "mean" || l.Tool == ToolLMEval && !strings.HasSuffix(metric, "_stderr") && metric != "n-samples":
@@ -285,10 +375,12 @@ func (l *Log) recompute(r *Reported, run *Run) *float64 {
 		v = stderr(vs)
 	case metric == "std":
 		v = std(vs)
+	case metric == "var":
+		v = std(vs) * std(vs)
 	case metric == "n-samples" || metric == "samples":
 		v = float64(len(vs))
 	default:
-		r.Note = "metric " + strconv.Quote(metric) + " is not one eval752 recomputes (accuracy, mean, stderr, std)"
+		r.Note = "metric " + strconv.Quote(metric) + " is not one eval752 recomputes (accuracy, mean, stderr, std, var)"
 		return nil
 	}
 	return &v
@@ -322,6 +414,10 @@ func (l *Log) recomputePromptfoo(r *Reported, run *Run) *float64 {
 		case "score":
 			v += s.Scores["score"]
 		default:
+			if k, ok := strings.CutPrefix(r.Metric, "namedScores."); ok {
+				v += s.Scores[namedScore+k] // a row without it adds nothing, as in promptfoo
+				continue
+			}
 			r.Note = "metric " + strconv.Quote(r.Metric) + " is not one eval752 recomputes"
 			return nil
 		}
@@ -358,6 +454,9 @@ func Link(logs []*Log) []*Log {
 				into = r
 				break
 			}
+		}
+		if into == nil && s.Task == "" {
+			into = oldSamplesOf(out, s)
 		}
 		if into == nil {
 			out = append(out, s)
@@ -400,6 +499,36 @@ func Link(logs []*Log) []*Log {
 		}
 	}
 	return out
+}
+
+// oldSamplesOf is the results log of an lm-eval 0.4.0–0.4.2 samples file:
+// those versions wrote <output_path>/results.json and, beside it, one
+// "<model_args with / and = as __>_<task>.jsonl" per task (a JSON array).
+// The file pairs with the results log of its folder whose task ends its
+// name after a "_" (the longest such task), which also names its task.
+func oldSamplesOf(logs []*Log, s *Log) *Log {
+	dir, _ := splitStamp(s.Stamp)
+	base := strings.ReplaceAll(s.Path, "\\", "/")
+	base = strings.TrimSuffix(path.Base(strings.ReplaceAll(base, "!", "/")), path.Ext(base))
+	var into *Log
+	for _, r := range logs {
+		rdir, rbase := splitStamp(r.Stamp)
+		if r.Format != "lmeval.results" || r.Linked || rdir != dir || rbase != "results" || !strings.HasSuffix(base, "_"+r.Task) {
+			continue
+		}
+		if into == nil || len(r.Task) > len(into.Task) {
+			into = r
+		}
+	}
+	if into != nil {
+		s.Task = into.Task
+	}
+	return into
+}
+
+func splitStamp(st string) (string, string) {
+	dir, base, _ := strings.Cut(st, "\x00")
+	return dir, base
 }
 
 func fileBase(p string) string {

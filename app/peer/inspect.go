@@ -1,6 +1,7 @@
 package peer
 
 import (
+	"encoding/json"
 	"sort"
 	"strconv"
 	"strings"
@@ -45,7 +46,13 @@ func (l *Log) InspectHeader(v map[string]any, loc Loc) {
 		return
 	}
 	l.Reported = l.Reported[:0]
-	for i, e := range arr(res["scores"]) {
+	scores, base := arr(res["scores"]), ptr(loc.Pointer, "results", "scores")
+	if sc := obj(res["scorer"]); sc != nil && scores == nil {
+		// log version 1: one scorer, its metrics beside it (Inspect's
+		// EvalResults.convert_scorer_to_scorers)
+		scores, base = []any{map[string]any{"name": sc["name"], "metrics": res["metrics"]}}, ""
+	}
+	for i, e := range scores {
 		sc := obj(e)
 		name, _ := Str(sc["name"])
 		if name == "" {
@@ -57,8 +64,9 @@ func (l *Log) InspectHeader(v map[string]any, loc Loc) {
 		if !contains(l.Scorers, name) {
 			l.Scorers = append(l.Scorers, name)
 		}
-		if r, ok := Str(sc["reducer"]); ok {
-			l.Reducers[name] = r
+		red, _ := Str(sc["reducer"])
+		if _, seen := l.Reducers[name]; !seen && red != "" {
+			l.Reducers[name] = red // the first reducer listed is the one items are scored with
 		}
 		ms := obj(sc["metrics"])
 		keys := make([]string, 0, len(ms))
@@ -72,8 +80,19 @@ func (l *Log) InspectHeader(v map[string]any, loc Loc) {
 			if !ok {
 				continue
 			}
-			rep := Reported{Loc: Loc{Path: loc.Path, Pointer: ptr(loc.Pointer, "results", "scores", i, "metrics", k, "value")},
-				Run: model, Scorer: name, Metric: k, Value: val}
+			at := ptr(base, i, "metrics", k, "value")
+			if base == "" {
+				at = ptr(loc.Pointer, "results", "metrics", k, "value")
+			}
+			rep := Reported{Loc: Loc{Path: loc.Path, Pointer: at}, Run: model, Scorer: name, Metric: k, Value: val, Reducer: red}
+			if n, ok := Str(m["name"]); ok && n != k {
+				rep.Stat = n // a repeated metric's key has a number appended
+			}
+			if g, ok := Str(m["group"]); ok && g != "" {
+				// one value of a metric that returns several (grouped(),
+				// frequency(), ci): name is the value's label, not a statistic
+				rep.Note = "one of the values of metric " + strconv.Quote(g) + "; only whole-sample statistics are recomputed"
+			}
 			// a metric with arguments (stderr(cluster="…"), a custom
 			// accuracy) is not the plain statistic recomputed here
 			for _, pk := range []string{"params", "options"} {
@@ -153,15 +172,53 @@ func (l *Log) InspectSample(v map[string]any, loc Loc) finding.List {
 		}
 	}
 	scores := obj(v["scores"])
+	if sc := obj(v["score"]); sc != nil && scores == nil {
+		// log version 1: one score per sample, of the results' scorer
+		name := "score"
+		if len(l.Scorers) > 0 {
+			name = l.Scorers[0]
+		}
+		scores = map[string]any{name: sc}
+	}
 	names := make([]string, 0, len(scores))
 	for k := range scores {
 		names = append(names, k)
 	}
 	sort.Strings(names)
+	explained := ""
 	for _, k := range names {
 		sc := obj(scores[k])
+		if dv, ok := sc["value"].(map[string]any); ok {
+			// a scorer with several values ({"a": 1, "b": 0}): Inspect
+			// reports each key as a score of its own, named by the key
+			keys := make([]string, 0, len(dv))
+			for dk := range dv {
+				keys = append(keys, dk)
+			}
+			sort.Strings(keys)
+			for _, dk := range keys {
+				val, ok := Value(dv[dk])
+				if !ok {
+					if dv[dk] != nil && !unscored(dv[dk]) {
+						fs = append(fs, RuleBadScore.At(loc.Path, loc.Line, ptr(loc.Pointer, "scores", k, "value", dk), "sample %s epoch %d: value %q of scorer %q is %s, not a number or C / I / P / N", s.ID, s.Epoch, dk, k, show(dv[dk])))
+					}
+					continue
+				}
+				s.Scores[dk] = val
+				if !contains(l.Scorers, dk) {
+					l.Scorers = append(l.Scorers, dk)
+				}
+				if len(l.Scorers) > 0 && l.Scorers[0] == dk {
+					explained = k
+				}
+			}
+			continue
+		}
 		val, ok := Value(sc["value"])
 		if !ok {
+			if unscored(sc["value"]) {
+				continue
+			}
 			fs = append(fs, RuleBadScore.At(loc.Path, loc.Line, ptr(loc.Pointer, "scores", k, "value"), "sample %s epoch %d: the value of scorer %q is %s, not a number or C / I / P / N", s.ID, s.Epoch, k, show(sc["value"])))
 			continue
 		}
@@ -171,7 +228,10 @@ func (l *Log) InspectSample(v map[string]any, loc Loc) finding.List {
 		}
 	}
 	if len(l.Scorers) > 0 {
-		if e, ok := Str(obj(scores[l.Scorers[0]])["explanation"]); ok {
+		if explained == "" {
+			explained = l.Scorers[0]
+		}
+		if e, ok := Str(obj(scores[explained])["explanation"]); ok {
 			s.Explanation = Cut(e)
 		}
 	}
@@ -180,6 +240,14 @@ func (l *Log) InspectSample(v map[string]any, loc Loc) finding.List {
 	}
 	l.Runs[0].Samples = append(l.Runs[0].Samples, s)
 	return fs
+}
+
+// unscored: the NaN Inspect writes for a sample a scorer did not score
+// (Python JSON, read by jsonl.DecodeNonFinite); its metrics leave the
+// sample out, and so does eval752 — it is not an unreadable score.
+func unscored(v any) bool {
+	n, ok := v.(json.Number)
+	return ok && n == "NaN"
 }
 
 func show(v any) string {

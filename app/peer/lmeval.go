@@ -110,8 +110,11 @@ func LMEvalResults(p string, v map[string]any) []*Log {
 		for _, k := range keys {
 			m, f, ok := strings.Cut(k, ",")
 			val, num := Num(tr[k])
-			if !ok || !num {
-				continue
+			if !num || k == "samples" {
+				continue // "alias", a stderr written "N/A", …
+			}
+			if !ok {
+				f = "none" // lm-eval before 0.4 wrote "acc", "acc_stderr" without a filter
 			}
 			sc := strings.TrimSuffix(m, "_stderr") + "," + f
 			if !contains(l.Scorers, sc) {
@@ -207,7 +210,12 @@ func (l *Log) LMEvalSample(v map[string]any, loc Loc) finding.List {
 	for _, k := range names {
 		val, ok := Value(v[k])
 		if _, isStr := v[k].(string); isStr || !ok {
-			if listed(v["metrics"], k) {
+			// a list or object is the per-doc input of a corpus-level
+			// metric (perplexity's [loglikelihood, weight], bleu's
+			// [reference, prediction]), not a score: not a finding
+			_, isList := v[k].([]any)
+			_, isObj := v[k].(map[string]any)
+			if listed(v["metrics"], k) && !isList && !isObj {
 				fs = append(fs, RuleBadScore.At(loc.Path, loc.Line, ptr(loc.Pointer, k), "doc %s: metric %q is %s, not a number", s.ID, k, show(v[k])))
 			}
 			continue

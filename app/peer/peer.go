@@ -57,7 +57,7 @@ var (
 		Code: "peer.score-unreadable", Severity: finding.Warning, Family: "peer",
 		Description: "a sample's score value is not a number, a boolean or one of Inspect's letters C / I / P / N; the sample is left out of that scorer's figures",
 		Source:      "Inspect AI value_to_float (C=1, P=0.5, I=0, N=0)",
-		Hint:        "a scorer returning a dict or list of values is not read; score it with a scalar value",
+		Hint:        "a scorer returning a list of values (or a dict whose values are not scalars) is not read; score it with a scalar value, or a dict of scalars",
 	})
 	RuleDuplicateSample = finding.Register(finding.Rule{
 		Code: "peer.duplicate-sample", Severity: finding.Warning, Family: "peer",
@@ -132,6 +132,13 @@ type Reported struct {
 	Mismatch   bool     `json:"mismatch,omitempty"`
 	// Count: the number is a count (compared exactly).
 	Count bool `json:"count,omitempty"`
+	// Reducer is the Inspect epoch reducer this number was computed with
+	// (results.scores[i].reducer; a log can list one scorer once per
+	// reducer); "" = the log's reducer of the scorer.
+	Reducer string `json:"reducer,omitempty"`
+	// Stat is the statistic when the log names it apart from the key
+	// (Inspect's metrics["stderr2"].name = "stderr", a repeated metric).
+	Stat string `json:"-"`
 }
 
 // Log is one log of one tool for one task.

@@ -4,9 +4,11 @@ import (
 	"encoding/json"
 	"math"
 	"os"
+	"strconv"
 	"strings"
 	"testing"
 
+	"eval752/app/finding"
 	"eval752/app/jsonl"
 	"eval752/app/model"
 )
@@ -282,5 +284,174 @@ func TestSampleBytesKept(t *testing.T) {
 	}
 	if s.Digest != Digest(big) {
 		t.Error("digest not of the whole input")
+	}
+}
+
+// TestInspectVariants: shapes of Inspect logs beyond the plain one-scorer
+// log, each fixture's reported numbers worked out by hand as Inspect
+// computes them (testdata/README.md) — every one recomputes to "ok", with
+// no other finding:
+//   - multi_value.json: a scorer whose value is {"a": …, "b": …}; Inspect
+//     reports each key as a score named by the key (a = 1 1 0 → mean 2/3,
+//     stderr 1/3; b = 0 1 0 → 1/3, 1/3).
+//   - reducers.json: 3 epochs, one scorer reported once per reducer. Per-id
+//     epochs q1 C C I, q2 C I I, q3 I I I, q4 C C C: mean → 2/3 1/3 0 1
+//     (0.5, stderr √(5/27)/2); at_least_2 → 1 0 0 1 (0.5, √(1/3)/2);
+//     pass_at_2 → 1, 1 − (1 − 2/3) = 2/3, 0, 1 (2/3, √(2/9)/2); mode → 1 0 0 1.
+//   - mode_tie.json: mode of C I is C and of I C is I (Counter.most_common:
+//     the first seen among equals) → 1 0 1 = 2/3.
+//   - v1.json: log version 1 (results.scorer + results.metrics, samples
+//     with one "score"): C I C → 2/3, stderr 1/3.
+func TestInspectVariants(t *testing.T) {
+	for _, c := range []struct {
+		file string
+		rows int
+	}{{"multi_value.json", 4}, {"reducers.json", 7}, {"mode_tie.json", 1}, {"v1.json", 2}} {
+		b, err := os.ReadFile("testdata/inspect_variants/" + c.file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		v, _ := jsonl.Decode(b)
+		l, fs := InspectLog(c.file, v.(map[string]any))
+		fs = append(fs, l.Finish()...)
+		fs = append(fs, l.Recompute()...)
+		if len(fs) != 0 {
+			t.Errorf("%s: findings %v", c.file, fs)
+		}
+		if len(l.Reported) != c.rows {
+			t.Errorf("%s: %d reported numbers, want %d", c.file, len(l.Reported), c.rows)
+		}
+		for _, r := range l.Reported {
+			if r.Recomputed == nil || r.Mismatch {
+				t.Errorf("%s: %s %s (%s) reported %v, recomputed %v (%s)", c.file, r.Scorer, r.Metric, r.Reducer, r.Value, r.Recomputed, r.Note)
+			}
+		}
+	}
+}
+
+// TestReduceK: Inspect's k reducers with threshold 1. Epochs 1 0 0 (n 3,
+// c 1): at_least_1 1, at_least_2 0; pass_at_2 = 1 − (1 − 2/3) = 2/3;
+// pass_k_1 = C(1,1)/C(3,1) = 1/3; pass_at_4 with 3 epochs is NaN.
+func TestReduceK(t *testing.T) {
+	vs := []float64{1, 0, 0}
+	for _, c := range []struct {
+		name string
+		want float64
+	}{{"at_least_1", 1}, {"at_least_2", 0}, {"pass_at_2", 2.0 / 3}, {"pass_k_1", 1.0 / 3}} {
+		if got := reduce(c.name, vs); math.Abs(got-c.want) > 1e-15 {
+			t.Errorf("%s = %v, want %v", c.name, got, c.want)
+		}
+	}
+	if !math.IsNaN(reduce("pass_at_4", vs)) {
+		t.Error("pass_at_4 over 3 epochs is not NaN")
+	}
+	if knownReducer("top_5") || !knownReducer("at_least_3") {
+		t.Error("knownReducer")
+	}
+}
+
+// TestLMEvalVariants: an lm-eval 0.4 output folder with a task under two
+// filters and a corpus-level task (testdata/lm_eval_variants). gsm8k's
+// lines per filter: strict-match 1 0 0 1 (0.5, stderr √(1/3)/2), flexible-
+// extract 1 1 0 1 (0.75, stderr 0.25), 4 docs. wikitext's per-doc values
+// are [loglikelihood, weight] lists: not scores and not findings; its
+// perplexities are not recomputed, but its 3 docs are (n-samples). A
+// results file of lm-eval before 0.4 ("acc", "acc_stderr" without a
+// filter) lists its numbers under filter none.
+func TestLMEvalVariants(t *testing.T) {
+	dir := "testdata/lm_eval_variants/"
+	const ts = "2025-01-01T00-00-00.000001"
+	b, err := os.ReadFile(dir + "results_" + ts + ".json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, _ := jsonl.Decode(b)
+	logs := LMEvalResults(dir+"results_"+ts+".json", v.(map[string]any))
+	var fs finding.List
+	for _, task := range []string{"gsm8k", "wikitext"} {
+		p := dir + "samples_" + task + "_" + ts + ".jsonl"
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := NewLMEvalSamples(p)
+		for i, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+			v, _ := jsonl.Decode([]byte(line))
+			fs = append(fs, s.LMEvalSample(v.(map[string]any), Loc{Path: p, Line: i + 1})...)
+		}
+		logs = append(logs, s)
+	}
+	logs = Link(logs)
+	if len(logs) != 2 {
+		t.Fatalf("%d logs after linking, want 2", len(logs))
+	}
+	got := map[string]string{}
+	for _, l := range logs {
+		fs = append(fs, l.Finish()...)
+		for _, f := range l.Recompute() {
+			if f.Code != "peer.not-recomputed" {
+				fs = append(fs, f)
+			}
+		}
+		for _, r := range l.Reported {
+			k := l.Task + " " + r.Scorer + " " + r.Metric
+			switch {
+			case r.Recomputed == nil:
+				got[k] = "not recomputed"
+			case r.Mismatch:
+				got[k] = "MISMATCH"
+			default:
+				got[k] = fmtNum(*r.Recomputed)
+			}
+		}
+	}
+	if len(fs) != 0 {
+		t.Errorf("findings %v", fs)
+	}
+	for k, want := range map[string]string{
+		"gsm8k exact_match,strict-match exact_match": "0.5", "gsm8k exact_match,strict-match exact_match_stderr": fmtNum(math.Sqrt(1.0/3) / 2),
+		"gsm8k exact_match,flexible-extract exact_match": "0.75", "gsm8k exact_match,flexible-extract exact_match_stderr": "0.25",
+		"gsm8k exact_match,flexible-extract n-samples": "4", "wikitext bits_per_byte,none n-samples": "3",
+		"wikitext word_perplexity,none word_perplexity": "not recomputed",
+	} {
+		if got[k] != want {
+			t.Errorf("%s: %q, want %q", k, got[k], want)
+		}
+	}
+	old, _ := jsonl.Decode([]byte(`{"results": {"arc_easy": {"acc": 0.25, "acc_stderr": 0.01, "acc_norm": 0.24}}, "versions": {"arc_easy": 0}}`))
+	l := LMEvalResults("results.json", old.(map[string]any))[0]
+	var names []string
+	for _, r := range l.Reported {
+		names = append(names, r.Scorer+" "+r.Metric+" "+r.Pointer)
+	}
+	if strings.Join(names, "; ") != "acc,none acc /results/arc_easy/acc; acc_norm,none acc_norm /results/arc_easy/acc_norm; acc,none acc_stderr /results/arc_easy/acc_stderr" {
+		t.Errorf("pre-0.4 results: %v", names)
+	}
+}
+
+// TestInspectMetricNames: Inspect keys a repeated metric "accuracy2" (its
+// name stays "accuracy"), has var (sample variance), and writes each value
+// of a metric that returns several (grouped, ci) with a group. Over 1, 1, 0:
+// accuracy = accuracy2 = 2/3; var = ((1/3)² + (1/3)² + (2/3)²) / 2 = 1/3;
+// the grouped value is listed, not recomputed.
+func TestInspectMetricNames(t *testing.T) {
+	v, _ := jsonl.Decode([]byte(`{"eval": {"task": "t", "model": "m"}, "results": {"scores": [{"name": "s", "metrics": {
+	  "accuracy": {"name": "accuracy", "value": 0.6666666666666666},
+	  "accuracy2": {"name": "accuracy", "value": 0.6666666666666666},
+	  "var": {"name": "var", "value": 0.3333333333333333},
+	  "x_a": {"name": "a", "group": "grouped", "value": 1}}}]}}`))
+	l := NewInspect("x.json", model.FormatInspectLog)
+	l.InspectHeader(v.(map[string]any), Loc{Path: "x.json"})
+	for i, x := range []float64{1, 1, 0} {
+		l.Runs[0].Samples = append(l.Runs[0].Samples, Sample{ID: strconv.Itoa(i), Scores: map[string]float64{"s": x}})
+	}
+	fs := l.Recompute()
+	if len(fs) != 1 || fs[0].Code != "peer.not-recomputed" || fs[0].Pointer != "/results/scores/0/metrics/x_a/value" {
+		t.Errorf("findings %v", fs)
+	}
+	for _, r := range l.Reported {
+		if r.Metric != "x_a" && (r.Recomputed == nil || r.Mismatch) {
+			t.Errorf("%s: reported %v, recomputed %v (%s)", r.Metric, r.Value, r.Recomputed, r.Note)
+		}
 	}
 }

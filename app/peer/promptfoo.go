@@ -2,6 +2,7 @@ package peer
 
 import (
 	"encoding/json"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -25,7 +26,14 @@ func Promptfoo(p string, v map[string]any) *Log {
 	if ver, ok := Str(obj(v["metadata"])["promptfooVersion"]); ok {
 		l.Version = ver
 	}
-	prompts := arr(res["prompts"])
+	prompts, at := arr(res["prompts"]), []any{"results", "prompts"}
+	if prompts == nil {
+		// results version 2: the prompts (with their metrics) are the
+		// head of the results table
+		if hp := arr(obj(obj(res["table"])["head"])["prompts"]); hp != nil {
+			prompts, at = hp, []any{"results", "table", "head", "prompts"}
+		}
+	}
 	provider := func(i int) string {
 		pr := obj(prompts[i])
 		if s, ok := Str(pr["provider"]); ok {
@@ -54,6 +62,9 @@ func Promptfoo(p string, v map[string]any) *Log {
 			continue
 		}
 		pi := iptr(row["promptIdx"])
+		if pi == nil {
+			pi = promptOf(prompts, row, provider)
+		}
 		var run *Run
 		for _, r := range l.Runs {
 			if pi != nil && r.Idx == *pi {
@@ -87,25 +98,68 @@ func Promptfoo(p string, v map[string]any) *Log {
 			l.Reported = append(l.Reported, Reported{Loc: Loc{Path: p, Pointer: ptr("", "results", "stats", k)}, Run: "(all providers)", Scorer: "stats", Metric: k, Value: n, Count: true})
 		}
 	}
+	derived := map[string]bool{} // config.derivedMetrics: computed from the sums, not summed
+	for _, d := range arr(obj(v["config"])["derivedMetrics"]) {
+		if n, ok := Str(obj(d)["name"]); ok {
+			derived[n] = true
+		}
+	}
 	for i := range prompts {
 		ms := obj(obj(prompts[i])["metrics"])
 		for _, k := range []string{"score", "testPassCount", "testFailCount", "testErrorCount", "assertPassCount", "assertFailCount"} {
 			if n, ok := Num(ms[k]); ok {
-				l.Reported = append(l.Reported, Reported{Loc: Loc{Path: p, Pointer: ptr("", "results", "prompts", i, "metrics", k)}, Run: l.Runs[i].Name, Scorer: "prompt " + strconv.Itoa(i), Metric: k, Value: n, Count: k != "score"})
+				l.Reported = append(l.Reported, Reported{Loc: Loc{Path: p, Pointer: ptr("", append(at, i, "metrics", k)...)}, Run: l.Runs[i].Name, Scorer: "prompt " + strconv.Itoa(i), Metric: k, Value: n, Count: k != "score"})
 			}
+		}
+		named := obj(ms["namedScores"])
+		keys := make([]string, 0, len(named))
+		for k := range named {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			n, ok := Num(named[k])
+			if !ok {
+				continue
+			}
+			rep := Reported{Loc: Loc{Path: p, Pointer: ptr("", append(at, i, "metrics", "namedScores", k)...)}, Run: l.Runs[i].Name, Scorer: "prompt " + strconv.Itoa(i), Metric: "namedScores." + k, Value: n}
+			if derived[k] {
+				rep.Note = "a derived metric (config.derivedMetrics), computed from the other named scores"
+			}
+			l.Reported = append(l.Reported, rep)
 		}
 	}
 	return l
 }
 
+// namedScore prefixes a row's namedScores in Sample.Scores.
+const namedScore = "named:"
+
+// promptOf is the prompts[] index of a row written without promptIdx
+// (results version 2): the first prompt of the row's provider whose raw
+// text or label is the row's prompt's.
+func promptOf(prompts []any, row map[string]any, provider func(int) string) *int {
+	pid, ok := Str(obj(row["provider"])["id"])
+	if !ok {
+		pid, _ = Str(row["provider"])
+	}
+	rp := obj(row["prompt"])
+	raw, _ := Str(rp["raw"])
+	label, _ := Str(rp["label"])
+	for i := range prompts {
+		pr := obj(prompts[i])
+		r, _ := Str(pr["raw"])
+		lb, _ := Str(pr["label"])
+		if provider(i) == pid && (raw != "" && r == raw || label != "" && lb == label) {
+			return &i
+		}
+	}
+	return nil
+}
+
 // promptfooRow reads one row of results.results.
 func promptfooRow(p string, j int, row map[string]any) Sample {
 	s := Sample{Loc: Loc{Path: p, Pointer: ptr("", "results", "results", j)}, Epoch: 1, Scores: map[string]float64{}}
-	if n := iptr(row["testIdx"]); n != nil {
-		s.ID = strconv.Itoa(*n)
-	} else {
-		s.ID = strconv.Itoa(j)
-	}
 	tc := obj(row["testCase"])
 	vars := row["vars"]
 	if vars == nil {
@@ -114,6 +168,16 @@ func promptfooRow(p string, j int, row map[string]any) Sample {
 	vb, _ := json.Marshal(vars) // map keys sorted: a canonical text of the test's variables
 	in := string(vb)
 	s.Digest = Digest(in)
+	if n := iptr(row["testIdx"]); n != nil {
+		s.ID = strconv.Itoa(*n)
+	} else if vars != nil {
+		// results version 2 has no testIdx, and its rows come in the order
+		// they finished: the test is its variables (the same id for every
+		// provider and in every file of the suite)
+		s.ID = "vars:" + s.Digest[:12]
+	} else {
+		s.ID = strconv.Itoa(j)
+	}
 	if d, ok := Str(tc["description"]); ok && d != "" {
 		in = d + "\n" + in
 	}
@@ -134,6 +198,11 @@ func promptfooRow(p string, j int, row map[string]any) Sample {
 	s.Output = Cut(text(resp["output"]))
 	if sc, ok := Num(row["score"]); ok {
 		s.Scores["score"] = sc
+	}
+	for k, v := range obj(row["namedScores"]) {
+		if n, ok := Num(v); ok {
+			s.Scores[namedScore+k] = n
+		}
 	}
 	if b, ok := row["success"].(bool); ok {
 		s.Passed = &b

@@ -47,7 +47,11 @@ func headlineSection(hs []itemscore.Headline) report.Section {
 		if h.Pointer != "" {
 			where += " " + h.Pointer
 		}
-		t.Rows = append(t.Rows, []report.Cell{{Text: where}, {Text: h.Tool}, {Text: h.Task}, {Text: h.Run}, {Text: h.Scorer}, {Text: h.Metric},
+		scorer := h.Scorer
+		if h.Reducer != "" && h.Reducer != "mean" {
+			scorer += " (" + h.Reducer + ")" // Inspect: one scorer reported once per epoch reducer
+		}
+		t.Rows = append(t.Rows, []report.Cell{{Text: where}, {Text: h.Tool}, {Text: h.Task}, {Text: h.Run}, {Text: scorer}, {Text: h.Metric},
 			{Text: num(h.Value)}, {Text: rec}, {Value: report.F(float64(h.N)), Int: true}, {Text: check}})
 	}
 	sec := report.Section{ID: "headline-check", Title: "Reported vs recomputed (logs of other tools)",
