@@ -181,10 +181,15 @@ type Limits struct {
 	MaxTotalBytes int64   // uncompressed bytes of all entries of a bundle
 	MaxRatio      float64 // uncompressed/compressed size of one entry (zip bomb guard)
 	MaxLineBytes  int64   // bytes of one JSONL line
+	// MaxFindings is how many findings of one rule code in one file are
+	// kept (the rest are counted in one summary finding, finding.Cap);
+	// 0 keeps all.
+	MaxFindings int
 }
 
 // DefaultLimits are generous for real benchmarks and small enough for a
-// browser tab: 100k entries, 1 GiB per entry, 4 GiB in all, ratio 200, 64 MiB lines.
+// browser tab: 100k entries, 1 GiB per entry, 4 GiB in all, ratio 200, 64 MiB lines,
+// 1000 findings per rule code and file.
 func DefaultLimits() Limits {
 	return Limits{
 		MaxEntries:    100_000,
@@ -192,6 +197,7 @@ func DefaultLimits() Limits {
 		MaxTotalBytes: 4 << 30,
 		MaxRatio:      200,
 		MaxLineBytes:  64 << 20,
+		MaxFindings:   finding.DefaultMaxFindings,
 	}
 }
 

@@ -115,6 +115,9 @@ func Load(ctx context.Context, inputs []Input, opt Options) (*Dataset, error) {
 		opt.Limits = DefaultLimits()
 	}
 	l := &loader{ctx: ctx, opt: opt, ds: &Dataset{Has: map[model.Format]bool{}}}
+	if opt.Limits.MaxFindings > 0 {
+		l.capper = finding.NewCapper(opt.Limits.MaxFindings)
+	}
 	for _, in := range inputs {
 		l.total += in.Size
 		if in.R != nil && isZipInput(in) {
@@ -181,15 +184,28 @@ type loader struct {
 	done     int64
 	total    int64
 	reported int64
+	capper   *finding.Capper
 }
 
 func (l *loader) finish() *Dataset {
+	if l.capper != nil {
+		l.ds.Findings = append(l.ds.Findings, l.capper.Summaries()...)
+		l.capper = nil
+	}
 	l.ds.Locate(l.ds.Findings)
 	l.ds.Findings = l.ds.Findings.Normalize()
 	return l.ds
 }
 
-func (l *loader) add(fs ...finding.Finding) { l.ds.Findings = append(l.ds.Findings, fs...) }
+// add keeps fs, up to Limits.MaxFindings per rule code and file (the rest
+// are counted in a summary finding, see finding.Capper).
+func (l *loader) add(fs ...finding.Finding) {
+	for _, f := range fs {
+		if l.capper == nil || l.capper.Keep(f) {
+			l.ds.Findings = append(l.ds.Findings, f)
+		}
+	}
+}
 
 // report calls opt.Progress when at least 256 KiB more were read (or force).
 func (l *loader) report(force bool) {
