@@ -114,7 +114,7 @@ func Load(ctx context.Context, inputs []Input, opt Options) (*Dataset, error) {
 	if opt.Limits == (Limits{}) {
 		opt.Limits = DefaultLimits()
 	}
-	l := &loader{ctx: ctx, opt: opt, ds: &Dataset{Has: map[model.Format]bool{}}}
+	l := &loader{ctx: ctx, opt: opt, ds: &Dataset{Has: map[model.Format]bool{}}, intern: newInterner()}
 	if opt.Limits.MaxFindings > 0 {
 		l.capper = finding.NewCapper(opt.Limits.MaxFindings)
 	}
@@ -185,6 +185,7 @@ type loader struct {
 	total    int64
 	reported int64
 	capper   *finding.Capper
+	intern   *interner
 }
 
 func (l *loader) finish() *Dataset {
@@ -680,6 +681,7 @@ func (l *loader) addRecord(f model.Format, loc Loc, raw map[string]any, line []b
 		// pseudo-bundle so rules can see them
 		l.companion(f, loc, raw, line)
 	}
+	l.compact(f)
 	if derr != nil && len(sfs) == 0 {
 		ptr, what := decodeProblem(raw, derr)
 		l.add(RuleDecode.At(loc.Path, loc.Line, prefix+ptr, "%s, so the record is left out of checks and scores (%s)", what, f))
