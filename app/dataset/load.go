@@ -406,6 +406,7 @@ func (l *loader) file(name string, r io.Reader, size int64, forced model.Format,
 		info.Lines, err = l.jsonDocument(name, br, f, fc)
 	default:
 		l.ds.Has[f] = true
+		l.reserve(f, estimateLines(head, size))
 		info.Lines, err = l.jsonLines(name, br, f, fc)
 	}
 	if err == nil {
