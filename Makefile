@@ -20,6 +20,7 @@ wasm:
 	$(WASM_ENV) $(GO) build $(WASMFLAGS) -o $(WEB)/app.wasm ./wasm/app
 	$(WASM_ENV) $(GO) build $(WASMFLAGS) -o $(WEB)/worker.wasm ./wasm/worker
 	cp "$$($(GO) env GOROOT)/lib/wasm/wasm_exec.js" $(WEB)/wasm_exec.js
+	$(GO) run scripts/brotli.go $(WEB)/app.wasm $(WEB)/worker.wasm
 
 demo: build
 	mkdir -p $(WEB)

@@ -11,6 +11,10 @@
 //
 //	dev or test) and results.jsonl (one run, "r1", answering every item)
 //
+// items-small: items.jsonl of short freeform items (≈ 85 bytes a line: the
+//
+//	shape of issue 10's 1M-item, 85 MB measurement), no results
+//
 // b2:      b2.jsonl (seed 000 b-2 annotation lines) and atoms.jsonl (the
 //
 //	atoms their gold regions name)
@@ -64,7 +68,7 @@ func sentence(r *rand.Rand, words []string, lo, hi int) string {
 }
 
 func main() {
-	kind := flag.String("kind", "items", "items | b2 | seed003")
+	kind := flag.String("kind", "items", "items | items-small | b2 | seed003")
 	n := flag.Int("n", 10000, "records")
 	out := flag.String("out", "", "output folder (created)")
 	flag.Parse()
@@ -82,6 +86,8 @@ func main() {
 	switch *kind {
 	case "items":
 		err = items(r, words, *n, *out)
+	case "items-small":
+		err = itemsSmall(r, words, *n, *out)
 	case "b2":
 		err = b2(r, words, *n, *out)
 	case "seed003":
@@ -292,4 +298,17 @@ func seed003(r *rand.Rand, words []string, n int, dir string) error {
 		}
 	}
 	return qw.close()
+}
+
+func itemsSmall(r *rand.Rand, words []string, n int, dir string) error {
+	it, err := create(dir, "items.jsonl")
+	if err != nil {
+		return err
+	}
+	for i := 0; i < n; i++ {
+		if err := it.put(map[string]any{"id": fmt.Sprintf("q%07d", i), "type": "freeform", "inputs": map[string]any{"text": sentence(r, words, 3, 4) + "?"}, "answer": words[r.IntN(len(words))]}); err != nil {
+			return err
+		}
+	}
+	return it.close()
 }

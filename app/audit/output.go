@@ -1,7 +1,6 @@
 package audit
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
@@ -23,10 +22,16 @@ func WriteJSON(w io.Writer, rep *report.Report, findings finding.List) error {
 	if findings == nil {
 		findings = finding.List{}
 	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false)
-	return enc.Encode(Output{Report: rep, Findings: findings, Counts: findings.Counts()})
+	// streamed (report.Stream): the bytes of encoding Output whole
+	s := report.NewStream(w)
+	s.Object(0,
+		report.Field{Key: "report", Omit: rep == nil, Write: func(d int) { s.WriteReport(d, rep) }},
+		report.Field{Key: "findings", Write: func(d int) {
+			s.Array(d, len(findings), false, func(i, d int) { s.Value(d, findings[i]) })
+		}},
+		report.Field{Key: "counts", V: findings.Counts()},
+	)
+	return s.Close()
 }
 
 // WriteMarkdown writes rep (when not nil) as Markdown, then its findings as

@@ -121,6 +121,7 @@ type limitFlags struct {
 	entries                  int
 	entryMiB, totalMiB, line int64
 	ratio                    float64
+	findings                 int
 }
 
 func (l *limitFlags) register(fs *flag.FlagSet) {
@@ -130,11 +131,15 @@ func (l *limitFlags) register(fs *flag.FlagSet) {
 	fs.Int64Var(&l.totalMiB, "max-total-mb", d.MaxTotalBytes>>20, "largest uncompressed size of all entries of a bundle, MiB")
 	fs.IntVar(&l.entries, "max-entries", d.MaxEntries, "most entries of a bundle")
 	fs.Int64Var(&l.line, "max-line-mb", d.MaxLineBytes>>20, "longest JSONL line (or whole JSON document), MiB")
+	fs.IntVar(&l.findings, "max-findings", d.MaxFindings, "findings listed per rule code and file; the rest are counted in one \"… and N more\" finding (0: list all)")
 }
 
 func (l *limitFlags) limits() (dataset.Limits, error) {
 	if l.ratio <= 0 || l.entryMiB <= 0 || l.totalMiB <= 0 || l.entries <= 0 || l.line <= 0 {
 		return dataset.Limits{}, fmt.Errorf("--max-ratio, --max-entry-mb, --max-total-mb, --max-entries and --max-line-mb must be positive")
+	}
+	if l.findings < 0 {
+		return dataset.Limits{}, fmt.Errorf("--max-findings must be 0 (list all) or positive")
 	}
 	return dataset.Limits{
 		MaxEntries:    l.entries,
@@ -142,5 +147,6 @@ func (l *limitFlags) limits() (dataset.Limits, error) {
 		MaxTotalBytes: l.totalMiB << 20,
 		MaxRatio:      l.ratio,
 		MaxLineBytes:  l.line << 20,
+		MaxFindings:   l.findings,
 	}, nil
 }

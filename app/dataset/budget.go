@@ -24,9 +24,10 @@ import (
 // half way.
 const (
 	// JSONL / JSON records: peak RSS of `eval752 results` over the input
-	// size was 23.3 on 100k eval752 items + one run's results (48 MB) and
-	// 24.8 on 100k b-2 lines (57 MB), 2026-12-01
-	budgetRecords = 25.0
+	// size was 12.9 on 100k eval752 items + one run's results (48.1 MB:
+	// 620 MB) and 9.7 on 100k b-2 lines + atoms (56.9 MB: 553 MB),
+	// 2026-12-01 (23.9 and 25.4 before records were kept compact)
+	budgetRecords = 13.0
 	// TREC run or qrels lines: 11.7 GiB for a 1 GB run + qrels pair
 	// (issue 10's measurement), 12.6 per byte
 	budgetTREC = 13.0

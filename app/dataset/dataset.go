@@ -8,10 +8,10 @@ package dataset
 
 import (
 	"io"
-	"slices"
 	"strings"
 
 	"eval752/app/finding"
+	"eval752/app/inputinfo"
 	"eval752/app/model"
 	"eval752/app/peer"
 )
@@ -31,15 +31,9 @@ type Input struct {
 	InFolder bool
 }
 
-// InputInfo describes one file that was read: a top-level input or a bundle
-// entry (Path "bundle.eval752.zip!sections/a.jsonl").
-type InputInfo struct {
-	Path   string       `json:"path"`
-	Format model.Format `json:"format"`
-	SHA256 string       `json:"sha256"` // hex of the file's bytes
-	Lines  int          `json:"lines"`  // lines read (JSONL / TREC / YAML); 0 for JSON files and binary assets
-	Size   int64        `json:"size"`
-}
+// InputInfo describes one file that was read (see inputinfo.InputInfo: the
+// type lives there so the page's WASM does not link the loader).
+type InputInfo = inputinfo.InputInfo
 
 // Loc is where a record came from.
 type Loc struct {
@@ -190,10 +184,15 @@ type Limits struct {
 	MaxTotalBytes int64   // uncompressed bytes of all entries of a bundle
 	MaxRatio      float64 // uncompressed/compressed size of one entry (zip bomb guard)
 	MaxLineBytes  int64   // bytes of one JSONL line
+	// MaxFindings is how many findings of one rule code in one file are
+	// kept (the rest are counted in one summary finding, finding.Cap);
+	// 0 keeps all.
+	MaxFindings int
 }
 
 // DefaultLimits are generous for real benchmarks and small enough for a
-// browser tab: 100k entries, 1 GiB per entry, 4 GiB in all, ratio 200, 64 MiB lines.
+// browser tab: 100k entries, 1 GiB per entry, 4 GiB in all, ratio 200, 64 MiB lines,
+// 1000 findings per rule code and file.
 func DefaultLimits() Limits {
 	return Limits{
 		MaxEntries:    100_000,
@@ -201,6 +200,7 @@ func DefaultLimits() Limits {
 		MaxTotalBytes: 4 << 30,
 		MaxRatio:      200,
 		MaxLineBytes:  64 << 20,
+		MaxFindings:   finding.DefaultMaxFindings,
 	}
 }
 
@@ -210,15 +210,11 @@ type Options struct {
 	Progress func(Progress) // may be nil; called from Load's goroutine
 }
 
-// HiddenInFolder reports whether rel, the path of a file inside a folder the
-// user gave ("exp/.git/config": its first element is that folder), lies in
-// or is a hidden entry below it (a name starting with ".": .git, .DS_Store).
-// Reading a folder leaves those out, on the page as on the command line.
-func HiddenInFolder(rel string) bool {
-	parts := strings.Split(rel, "/")
-	return slices.ContainsFunc(parts[1:], HiddenName)
-}
+// HiddenInFolder reports whether rel, the path of a file inside a folder
+// the user gave, lies in or is a hidden entry below it
+// (inputinfo.HiddenInFolder).
+func HiddenInFolder(rel string) bool { return inputinfo.HiddenInFolder(rel) }
 
 // HiddenName reports whether a file or folder name is hidden (starts with
-// "."): a folder's such entries are left out when it is read.
-func HiddenName(name string) bool { return strings.HasPrefix(name, ".") }
+// ".") (inputinfo.HiddenName).
+func HiddenName(name string) bool { return inputinfo.HiddenName(name) }

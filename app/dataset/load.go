@@ -118,7 +118,10 @@ func Load(ctx context.Context, inputs []Input, opt Options) (*Dataset, error) {
 	if opt.Limits == (Limits{}) {
 		opt.Limits = DefaultLimits()
 	}
-	l := &loader{ctx: ctx, opt: opt, ds: &Dataset{Has: map[model.Format]bool{}}}
+	l := &loader{ctx: ctx, opt: opt, ds: &Dataset{Has: map[model.Format]bool{}}, intern: newInterner()}
+	if opt.Limits.MaxFindings > 0 {
+		l.capper = finding.NewCapper(opt.Limits.MaxFindings)
+	}
 	for _, in := range inputs {
 		l.total += in.Size
 		if in.R != nil && isZipInput(in) {
@@ -187,16 +190,30 @@ type loader struct {
 	total    int64
 	reported int64
 	reading  string // the file being read, for the panic net (ReadPanic)
+	capper   *finding.Capper
+	intern   *interner
 }
 
 func (l *loader) finish() *Dataset {
 	l.finishPeers()
+	if l.capper != nil {
+		l.ds.Findings = append(l.ds.Findings, l.capper.Summaries()...)
+		l.capper = nil
+	}
 	l.ds.Locate(l.ds.Findings)
 	l.ds.Findings = l.ds.Findings.Normalize()
 	return l.ds
 }
 
-func (l *loader) add(fs ...finding.Finding) { l.ds.Findings = append(l.ds.Findings, fs...) }
+// add keeps fs, up to Limits.MaxFindings per rule code and file (the rest
+// are counted in a summary finding, see finding.Capper).
+func (l *loader) add(fs ...finding.Finding) {
+	for _, f := range fs {
+		if l.capper == nil || l.capper.Keep(f) {
+			l.ds.Findings = append(l.ds.Findings, f)
+		}
+	}
+}
 
 // report calls opt.Progress when at least 256 KiB more were read (or force).
 func (l *loader) report(force bool) {
@@ -410,6 +427,7 @@ func (l *loader) file(name string, r io.Reader, size int64, forced model.Format,
 		info.Lines, err = l.jsonDocument(name, br, f, fc)
 	default:
 		l.ds.Has[f] = true
+		l.reserve(f, estimateLines(head, size))
 		info.Lines, err = l.jsonLines(name, br, f, fc)
 	}
 	if err == nil {
@@ -747,6 +765,7 @@ func (l *loader) addRecord(f model.Format, loc Loc, raw map[string]any, line []b
 		// pseudo-bundle so rules can see them
 		l.companion(f, loc, raw, line)
 	}
+	l.compact(f)
 	if derr != nil && len(sfs) == 0 {
 		ptr, what := decodeProblem(raw, derr)
 		l.add(RuleDecode.At(loc.Path, loc.Line, prefix+ptr, "%s, so the record is left out of checks and scores (%s)", what, f))

@@ -53,6 +53,17 @@ func ParseQrels(r io.Reader, path string, maxLine int64) (q QrelsFile, lines int
 // ignores it; an unparsable rank is 0); score must be a number.
 func ParseRun(r io.Reader, path string, maxLine int64) (run RunFile, lines int, fs finding.List, err error) {
 	run.Path = path
+	// one copy of each query id and tag, and the document id copied out of
+	// the line, so a kept RunLine does not hold its whole line
+	shared := map[string]string{}
+	intern := func(s string) string {
+		if t, ok := shared[s]; ok {
+			return t
+		}
+		s = strings.Clone(s)
+		shared[s] = s
+		return s
+	}
 	lines, lfs, err := jsonl.Lines(r, path, maxLine, func(n int, line []byte) {
 		f := strings.Fields(string(line))
 		if len(f) > 0 && strings.HasPrefix(f[0], "#") {
@@ -68,10 +79,11 @@ func ParseRun(r io.Reader, path string, maxLine int64) (run RunFile, lines int, 
 			return
 		}
 		rank, _ := strconv.Atoi(f[3])
+		tag := intern(f[5])
 		if run.Tag == "" {
-			run.Tag = f[5]
+			run.Tag = tag
 		}
-		run.Lines = append(run.Lines, RunLine{Line: n, QID: f[0], DocNo: f[2], Rank: rank, Score: s, Tag: f[5]})
+		run.Lines = append(run.Lines, RunLine{Line: n, QID: intern(f[0]), DocNo: strings.Clone(f[2]), Rank: rank, Score: s, Tag: tag})
 	})
 	return run, lines, append(lfs, fs...), err
 }

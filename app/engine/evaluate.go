@@ -70,7 +70,7 @@ func Validate(ctx context.Context, inputs []dataset.Input, opt Options, progress
 	}
 	all = append(all, checkRunMetrics(ds, opt)...)
 	ds.Locate(all)
-	return ds, all.Normalize(), nil
+	return ds, all.Normalize().Cap(lo.Limits.MaxFindings), nil
 }
 
 // Evaluate loads, validates, scores and audits inputs. Progress, when not
@@ -125,7 +125,7 @@ func Evaluate(ctx context.Context, inputs []dataset.Input, opt Options, progress
 		if rep != nil {
 			rep.Inputs = ds.Inputs
 			res.Audit = rep
-			res.AuditFindings = append(append(finding.List{}, res.Findings...), af...).Normalize()
+			res.AuditFindings = append(append(finding.List{}, res.Findings...), af...).Normalize().Cap(opt.Load.Limits.MaxFindings)
 		}
 	}
 	return res, nil

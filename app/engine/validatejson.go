@@ -1,11 +1,11 @@
 package engine
 
 import (
-	"encoding/json"
 	"io"
 
 	"eval752/app/dataset"
 	"eval752/app/finding"
+	"eval752/app/report"
 )
 
 // ValidateInput is one input of the validation document (the CLI contract:
@@ -34,8 +34,14 @@ func WriteValidateJSON(w io.Writer, inputs []dataset.InputInfo, findings finding
 	for _, in := range inputs {
 		out.Inputs = append(out.Inputs, ValidateInput{Path: in.Path, Format: string(in.Format), SHA256: in.SHA256, Lines: in.Lines})
 	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false)
-	return enc.Encode(out)
+	// streamed (report.Stream): the bytes of encoding out whole
+	s := report.NewStream(w)
+	s.Object(0,
+		report.Field{Key: "inputs", V: out.Inputs},
+		report.Field{Key: "findings", Write: func(d int) {
+			s.Array(d, len(findings), false, func(i, d int) { s.Value(d, findings[i]) })
+		}},
+		report.Field{Key: "counts", V: out.Counts},
+	)
+	return s.Close()
 }

@@ -2,7 +2,6 @@ package report
 
 import (
 	"encoding/csv"
-	"encoding/json"
 	"fmt"
 	"io"
 	"math"
@@ -78,12 +77,13 @@ func (c Cell) String() string {
 	return b.String()
 }
 
-// WriteJSON writes r as indented JSON followed by a newline.
+// WriteJSON writes r as indented JSON followed by a newline, streamed
+// (Stream: the bytes of json.Encoder with SetIndent("", "  "), without
+// building the document first).
 func (r *Report) WriteJSON(w io.Writer) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false)
-	return enc.Encode(r)
+	s := NewStream(w)
+	s.WriteReport(0, r)
+	return s.Close()
 }
 
 // WriteText writes r as aligned plain text. Every string from the inputs

@@ -8,17 +8,17 @@ import (
 	"bytes"
 	"encoding/json"
 
-	"eval752/app/dataset"
+	"eval752/app/inputinfo"
 )
 
 // Report is a titled document made of sections of tables.
 type Report struct {
-	Kind     string              `json:"kind"` // "score", "compare", "audit"
-	Title    string              `json:"title"`
-	Tool     Tool                `json:"tool"`
-	Config   []KV                `json:"config"` // the full configuration used, in a stable order
-	Inputs   []dataset.InputInfo `json:"inputs"` // every file read, with sha256 (seed 000 §5)
-	Sections []Section           `json:"sections"`
+	Kind     string                `json:"kind"` // "score", "compare", "audit"
+	Title    string                `json:"title"`
+	Tool     Tool                  `json:"tool"`
+	Config   []KV                  `json:"config"` // the full configuration used, in a stable order
+	Inputs   []inputinfo.InputInfo `json:"inputs"` // every file read, with sha256 (seed 000 §5)
+	Sections []Section             `json:"sections"`
 	// Items holds per-item details for the page's item browser (and --json);
 	// text / Markdown / CSV renderers leave them out.
 	Items []ItemDetail `json:"items,omitempty"`

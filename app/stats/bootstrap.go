@@ -153,11 +153,20 @@ func bootstrapColumns(cols [][]float64, active []int, out []Interval, n, resampl
 		reps[a] = make([]float64, resamples)
 	}
 	sums := make([]float64, k)
-	r := NewRand(seed)
+	d := draws(seed, n, resamples)
+	var r *rand.Rand
+	if d == nil {
+		r = NewRand(seed)
+	}
 	for b := 0; b < resamples; b++ {
 		clear(sums)
-		for range n {
-			i := r.IntN(n)
+		for t := range n {
+			var i int
+			if d != nil {
+				i = int(d[b*n+t])
+			} else {
+				i = r.IntN(n)
+			}
 			row := mat[i*k : i*k+k]
 			for a, x := range row {
 				sums[a] += x
@@ -204,12 +213,20 @@ func BootstrapReplicates(n, resamples int, seed int64, statistic func(idx []int)
 	if n <= 0 || resamples < 1 {
 		return nil
 	}
-	r := NewRand(seed)
+	d := draws(seed, n, resamples)
+	var r *rand.Rand
+	if d == nil {
+		r = NewRand(seed)
+	}
 	idx := make([]int, n)
 	out := make([]float64, resamples)
 	for b := range out {
 		for j := range idx {
-			idx[j] = r.IntN(n)
+			if d != nil {
+				idx[j] = int(d[b*n+j])
+			} else {
+				idx[j] = r.IntN(n)
+			}
 		}
 		out[b] = statistic(idx)
 	}
@@ -231,9 +248,24 @@ func PercentileInterval(reps []float64, level float64) (lo, hi float64) {
 	if len(s) == 0 || !(level > 0 && level < 1) {
 		return math.NaN(), math.NaN()
 	}
-	slices.Sort(s)
+	// the two order statistics OrderStat would read off the sorted
+	// replicates, selected without sorting them all
 	alpha := 1 - level
-	return OrderStat(s, alpha/2), OrderStat(s, 1-alpha/2)
+	kLo, kHi := rank(len(s), alpha/2), rank(len(s), 1-alpha/2)
+	selectK(s, kLo-1)
+	lo = s[kLo-1]
+	if kHi > kLo {
+		rest := s[kLo:]
+		selectK(rest, kHi-kLo-1)
+		return lo, rest[kHi-kLo-1]
+	}
+	return lo, lo
+}
+
+// rank is OrderStat's 1-based rank of p among n sorted values.
+func rank(n int, p float64) int {
+	k := int(math.Ceil(p*float64(n) - 1e-9))
+	return min(max(k, 1), n)
 }
 
 // OrderStat returns the inverse of the empirical CDF of sorted at p: the
@@ -242,10 +274,7 @@ func PercentileInterval(reps []float64, level float64) (lo, hi float64) {
 // 1e-9 tolerance so that p·n = 25.000000000000004 (binary rounding of
 // 0.025·1000) still selects rank 25. sorted must be ascending and non-empty.
 func OrderStat(sorted []float64, p float64) float64 {
-	n := len(sorted)
-	k := int(math.Ceil(p*float64(n) - 1e-9))
-	k = min(max(k, 1), n)
-	return sorted[k-1]
+	return sorted[rank(len(sorted), p)-1]
 }
 
 // Quantile returns the nearest-rank p-quantile of x (see OrderStat) without

@@ -17,8 +17,8 @@ import (
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
-	"eval752/app/dataset"
 	"eval752/app/finding"
+	"eval752/app/inputinfo"
 	"eval752/app/report"
 	"eval752/app/ui/wire"
 )
@@ -385,7 +385,7 @@ func (p *Page) evaluate(files, names app.Value) {
 		} else if v := f.Get("name"); v.Type() == app.TypeString {
 			g.name = v.String()
 		}
-		if g.inFolder && dataset.HiddenInFolder(g.name) {
+		if g.inFolder && inputinfo.HiddenInFolder(g.name) {
 			continue // .git, .DS_Store: left out, as on the command line
 		}
 		folder = folder && g.inFolder

@@ -1,6 +1,7 @@
 package validate
 
 import (
+	"crypto/sha256"
 	"sort"
 	"strings"
 	"unicode"
@@ -139,7 +140,7 @@ func (c *checker) checkDuplicateQuestions() {
 		for _, ch := range r.V.Choices {
 			k += NormalizeText(ch) + "\x01"
 		}
-		qs = append(qs, questionText{k, r.Loc, "/inputs/text", namespace(r.Path, model.FormatItem)})
+		qs = append(qs, questionText{digest(k), r.Loc, "/inputs/text", namespace(r.Path, model.FormatItem)})
 	}
 	for _, r := range c.ds.B2 {
 		if !r.Typed || strings.TrimSpace(r.V.Question) == "" {
@@ -151,16 +152,16 @@ func (c *checker) checkDuplicateQuestions() {
 		}
 		sort.Strings(src)
 		k := NormalizeText(r.V.Question) + "\x00" + r.V.Modality + "\x00" + strings.Join(src, "\x01")
-		qs = append(qs, questionText{k, r.Loc, "/question", namespace(r.Path, model.FormatB2)})
+		qs = append(qs, questionText{digest(k), r.Loc, "/question", namespace(r.Path, model.FormatB2)})
 	}
 	for _, r := range c.ds.V2 {
 		if r.Typed && strings.TrimSpace(r.V.Question) != "" {
-			qs = append(qs, questionText{NormalizeText(r.V.Question), r.Loc, "/question", namespace(r.Path, model.FormatV2Question)})
+			qs = append(qs, questionText{digest(NormalizeText(r.V.Question)), r.Loc, "/question", namespace(r.Path, model.FormatV2Question)})
 		}
 	}
 	for _, r := range c.ds.RAG {
 		if r.Typed && strings.TrimSpace(r.V.Query) != "" {
-			qs = append(qs, questionText{NormalizeText(r.V.Query), r.Loc, "/query", namespace(r.Path, model.FormatRAGQuestion)})
+			qs = append(qs, questionText{digest(NormalizeText(r.V.Query)), r.Loc, "/query", namespace(r.Path, model.FormatRAGQuestion)})
 		}
 	}
 	sort.SliceStable(qs, func(i, j int) bool {
@@ -181,6 +182,14 @@ func (c *checker) checkDuplicateQuestions() {
 		}
 		first[k] = q.loc
 	}
+}
+
+// digest is the comparison key kept for a question: the SHA-256 of its
+// normalised text (and choices, sources), so a million questions hold 32
+// bytes each, not their text twice.
+func digest(k string) string {
+	sum := sha256.Sum256([]byte(k))
+	return string(sum[:])
 }
 
 // NormalizeText is the comparison form of a question: NFKC's width folding

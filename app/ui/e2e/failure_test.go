@@ -77,3 +77,26 @@ func TestTooLargeForPage(t *testing.T) {
 		t.Errorf("after the refusal: counts %d/%d, CLI %d/%d", e, w, v.Counts.Error, v.Counts.Warning)
 	}
 }
+
+// TestDemoWorkerTime logs the worker's time for the demo bundle (the
+// "(core: N ms)" the status line shows: reading, validating, scoring with
+// 1000-resample CIs and the audit) over three loads, for README
+// "Benchmarks"; it checks only that each load ends with the CLI's counts.
+func TestDemoWorkerTime(t *testing.T) {
+	b := newBrowser(t)
+	b.open()
+	v := cliValidate(t, env.demo)
+	var core []string
+	for i := 0; i < 3; i++ {
+		b.click(`[data-test=demo-button]`)
+		b.waitReady(90 * time.Second)
+		if e, w := b.counts(); e != v.Counts.Error || w != v.Counts.Warning {
+			t.Errorf("load %d: counts %d/%d, CLI %d/%d", i+1, e, w, v.Counts.Error, v.Counts.Warning)
+		}
+		txt := eval[string](b, `document.querySelector('.status-line').textContent`)
+		if k := strings.Index(txt, "core: "); k >= 0 {
+			core = append(core, strings.SplitN(txt[k+6:], ")", 2)[0])
+		}
+	}
+	t.Logf("demo bundle, worker time per load: %s", strings.Join(core, ", "))
+}

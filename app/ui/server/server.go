@@ -146,14 +146,36 @@ func (c *gzCache) get(path string, st os.FileInfo, fh io.Reader) ([]byte, error)
 }
 
 // acceptsGzip reports whether the request's Accept-Encoding allows gzip.
-func acceptsGzip(r *http.Request) bool {
+func acceptsGzip(r *http.Request) bool { return accepts(r, "gzip") }
+
+// accepts reports whether the request's Accept-Encoding allows enc.
+func accepts(r *http.Request, enc string) bool {
 	for _, part := range strings.Split(r.Header.Get("Accept-Encoding"), ",") {
-		enc, q, _ := strings.Cut(strings.TrimSpace(part), ";")
-		if strings.EqualFold(strings.TrimSpace(enc), "gzip") && strings.TrimSpace(q) != "q=0" {
+		e, q, _ := strings.Cut(strings.TrimSpace(part), ";")
+		if strings.EqualFold(strings.TrimSpace(e), enc) && strings.TrimSpace(q) != "q=0" {
 			return true
 		}
 	}
 	return false
+}
+
+// brotliFile opens the brotli form of the file at name — name+".br", as
+// `make wasm` writes it (scripts/brotli.go, quality 11: 27 % smaller than
+// gzip -9) — when the request accepts br and that file is at least as new
+// as the file itself (a WASM rebuilt without it goes out gzip-compressed).
+func brotliFile(name string, st os.FileInfo, r *http.Request) (*os.File, bool) {
+	if !accepts(r, "br") {
+		return nil, false
+	}
+	bst, err := os.Stat(name + ".br")
+	if err != nil || bst.ModTime().Before(st.ModTime()) || bst.Size() == 0 {
+		return nil, false
+	}
+	f, err := os.Open(name + ".br")
+	if err != nil {
+		return nil, false
+	}
+	return f, true
 }
 
 func (r resources) Resolve(loc string) string {
@@ -195,6 +217,12 @@ func (r resources) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 	}
 	if f.Type == "application/wasm" {
 		w.Header().Add("Vary", "Accept-Encoding")
+		if br, ok := brotliFile(fh.Name(), st, req); ok {
+			defer br.Close()
+			w.Header().Set("Content-Encoding", "br")
+			http.ServeContent(w, req, "", st.ModTime(), br)
+			return
+		}
 		if acceptsGzip(req) {
 			data, err := r.gz.get(f.URL, st, fh)
 			if err == nil {
