@@ -440,7 +440,14 @@ func (b *browser) counts() (int, int) {
 // and that no CSP violation was reported.
 func (b *browser) assertPrivate(markers ...string) {
 	b.t.Helper()
-	origin, _ := url.Parse(env.baseURL)
+	b.assertPrivateAt(env.baseURL, markers...)
+}
+
+// assertPrivateAt is assertPrivate for a page served from base (another
+// server than the suite's).
+func (b *browser) assertPrivateAt(base string, markers ...string) {
+	b.t.Helper()
+	origin, _ := url.Parse(base)
 	b.mu.Lock()
 	reqs := append([]*network.Request(nil), b.requests...)
 	logs := append([]string(nil), b.logs...)

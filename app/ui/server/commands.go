@@ -1,20 +1,25 @@
 package server
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"net"
 	"net/http"
 	"os"
+	"path"
 	"path/filepath"
 	"time"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"eval752/app/cli"
+	"eval752/app/demo"
+	"eval752/static"
 )
 
 func init() {
@@ -26,10 +31,11 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	addr := fs.String("addr", "127.0.0.1:8752", "listen address (host:port; port 0 picks a free one)")
-	dir := fs.String("dir", "static", "the static folder holding web/app.wasm, web/worker.wasm and the page's assets")
+	dir := fs.String("dir", "", "serve the page from this folder (web/app.wasm, web/worker.wasm and the assets, as `make wasm` leaves static/) instead of the copy built into the binary")
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, "usage: eval752 serve [--addr 127.0.0.1:8752] [--dir static]\n\n"+
-			"Serves the page. The server only answers GET/HEAD for the app's own files:\n"+
+			"Serves the page (built into the binary; --dir serves a folder instead).\n"+
+			"The server only answers GET/HEAD for the app's own files:\n"+
 			"the files you open in the page are read by your browser and never sent here.\n\n")
 		fs.PrintDefaults()
 	}
@@ -39,7 +45,8 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		}
 		return cli.ExitCantRun
 	}
-	if err := checkDir(*dir); err != nil {
+	page, err := PageFS(*dir)
+	if err != nil {
 		fmt.Fprintf(stderr, "eval752 serve: %v\n", err)
 		return cli.ExitCantRun
 	}
@@ -49,7 +56,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		return cli.ExitCantRun
 	}
 	srv := &http.Server{
-		Handler:           Secure(Handler(*dir)),
+		Handler:           Secure(HandlerFS(page)),
 		ReadHeaderTimeout: 10 * time.Second,
 		MaxHeaderBytes:    64 << 10,
 	}
@@ -70,22 +77,77 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	}
 }
 
-func checkDir(dir string) error {
+// PageFS is the page to serve: the folder dir, or with dir "" the page built
+// into the binary (static.Page) with the demo bundle made in memory (the
+// binary cannot embed a bundle it writes itself; demo.Build gives the same
+// bytes every time). An error says what is missing.
+func PageFS(dir string) (fs.FS, error) {
+	if dir != "" {
+		return os.DirFS(dir), checkFS(os.DirFS(dir), dir)
+	}
+	if !static.PageBuilt() {
+		return nil, errors.New("this binary was built without the page (static/web had no WASM files): build it with `make build`, or pass --dir static after `make wasm`")
+	}
+	var b bytes.Buffer
+	if err := demo.Build(&b); err != nil {
+		return nil, err
+	}
+	return withFile{FS: static.Page, name: "web/demo.eval752.zip", data: b.Bytes()}, checkFS(static.Page, "the embedded page")
+}
+
+func checkFS(fsys fs.FS, where string) error {
 	for _, f := range WebFiles {
 		if f.Optional {
 			continue
 		}
-		if _, err := os.Stat(filepath.Join(dir, filepath.FromSlash(f.Rel))); err != nil {
-			return fmt.Errorf("%s is missing (run `make wasm` first, or pass --dir): %v", filepath.Join(dir, f.Rel), err)
+		if _, err := fs.Stat(fsys, f.Rel); err != nil {
+			return fmt.Errorf("%s is missing in %s (run `make wasm` first, or pass --dir)", f.Rel, where)
 		}
 	}
 	return nil
 }
 
+// withFile is fsys with one more file, held in memory.
+type withFile struct {
+	fs.FS
+	name string
+	data []byte
+}
+
+func (w withFile) Open(name string) (fs.File, error) {
+	if name != w.name {
+		return w.FS.Open(name)
+	}
+	return &memFile{Reader: bytes.NewReader(w.data), name: path.Base(name), size: int64(len(w.data))}, nil
+}
+
+// memFile is an fs.File over bytes (seekable, so it can be served with
+// http.ServeContent).
+type memFile struct {
+	*bytes.Reader
+	name string
+	size int64
+}
+
+func (f *memFile) Stat() (fs.FileInfo, error) { return memInfo{f.name, f.size}, nil }
+func (f *memFile) Close() error               { return nil }
+
+type memInfo struct {
+	name string
+	size int64
+}
+
+func (i memInfo) Name() string       { return i.name }
+func (i memInfo) Size() int64        { return i.size }
+func (i memInfo) Mode() fs.FileMode  { return 0o444 }
+func (i memInfo) ModTime() time.Time { return time.Time{} }
+func (i memInfo) IsDir() bool        { return false }
+func (i memInfo) Sys() any           { return nil }
+
 func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("export-static", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	dir := fs.String("dir", "static", "the static folder holding the built page")
+	dir := fs.String("dir", "", "take the page from this folder (as `make wasm` leaves static/) instead of the copy built into the binary")
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, "usage: eval752 export-static [--dir static] OUT\n\n"+
 			"Writes index.html, app.js, app-worker.js, manifest, wasm_exec.js and web/ into OUT;\n"+
@@ -102,7 +164,12 @@ func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		fs.Usage()
 		return cli.ExitCantRun
 	}
-	if err := Export(*dir, fs.Arg(0)); err != nil {
+	page, err := PageFS(*dir)
+	if err != nil {
+		fmt.Fprintf(stderr, "eval752 export-static: %v\n", err)
+		return cli.ExitCantRun
+	}
+	if err := ExportFS(page, fs.Arg(0)); err != nil {
 		fmt.Fprintf(stderr, "eval752 export-static: %v\n", err)
 		return cli.ExitCantRun
 	}
@@ -112,29 +179,36 @@ func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) int
 
 // Export writes the static site for the page built in dir into out.
 func Export(dir, out string) error {
-	if err := checkDir(dir); err != nil {
+	if err := checkFS(os.DirFS(dir), dir); err != nil {
+		return err
+	}
+	return ExportFS(os.DirFS(dir), out)
+}
+
+// ExportFS writes the static site for the page in fsys into out.
+func ExportFS(fsys fs.FS, out string) error {
+	if err := checkFS(fsys, "the page"); err != nil {
 		return err
 	}
 	if err := os.MkdirAll(filepath.Join(out, "web"), 0o755); err != nil {
 		return err
 	}
-	if err := app.GenerateStaticWebsite(out, Handler(dir)); err != nil {
+	if err := app.GenerateStaticWebsite(out, HandlerFS(fsys)); err != nil {
 		return err
 	}
 	for _, f := range WebFiles {
-		src := filepath.Join(dir, filepath.FromSlash(f.Rel))
-		if _, err := os.Stat(src); err != nil && f.Optional {
+		if _, err := fs.Stat(fsys, f.Rel); err != nil && f.Optional {
 			continue
 		}
-		if err := copyFile(src, filepath.Join(out, filepath.FromSlash(f.URL))); err != nil {
+		if err := copyFile(fsys, f.Rel, filepath.Join(out, filepath.FromSlash(f.URL))); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-func copyFile(src, dst string) error {
-	in, err := os.Open(src)
+func copyFile(fsys fs.FS, src, dst string) error {
+	in, err := fsys.Open(src)
 	if err != nil {
 		return err
 	}

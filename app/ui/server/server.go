@@ -14,9 +14,9 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"io"
+	"io/fs"
 	"net/http"
 	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
@@ -68,7 +68,7 @@ var appFiles = map[string]bool{
 // resources resolves /web/ URLs to themselves (so the page's URLs stay
 // root-relative, as go-app's loader needs) and serves them from dir.
 type resources struct {
-	dir   string
+	fsys  fs.FS
 	files map[string]webFile
 	gz    *gzCache
 }
@@ -87,7 +87,7 @@ type gzEntry struct {
 }
 
 // get returns the gzip form of the file at path (read from fh).
-func (c *gzCache) get(path string, st os.FileInfo, fh io.Reader) ([]byte, error) {
+func (c *gzCache) get(path string, st fs.FileInfo, fh io.Reader) ([]byte, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if e, ok := c.m[path]; ok && e.mod.Equal(st.ModTime()) && e.size == st.Size() {
@@ -138,12 +138,17 @@ func (r resources) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 		http.NotFound(w, req)
 		return
 	}
-	fh, err := os.Open(filepath.Join(r.dir, filepath.FromSlash(f.Rel)))
+	fh, err := r.fsys.Open(f.Rel)
 	if err != nil {
 		http.NotFound(w, req)
 		return
 	}
 	defer fh.Close()
+	rs, ok := fh.(io.ReadSeeker)
+	if !ok {
+		http.Error(w, "file not seekable", http.StatusInternalServerError)
+		return
+	}
 	st, err := fh.Stat()
 	if err != nil || st.IsDir() {
 		http.NotFound(w, req)
@@ -159,18 +164,23 @@ func (r resources) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 				http.ServeContent(w, req, "", st.ModTime(), bytes.NewReader(data))
 				return
 			}
-			fh.Seek(0, io.SeekStart)
+			rs.Seek(0, io.SeekStart)
 		}
 	}
-	http.ServeContent(w, req, "", st.ModTime(), fh)
+	http.ServeContent(w, req, "", st.ModTime(), rs)
 }
 
 // Handler returns the go-app handler for the page with its files under dir
 // (the repository's static/ folder, or an exported site's root is not
-// needed: export-static copies files out of dir). The version is
-// version.Version plus a hash of the built files, so a new build replaces
-// the service worker's cache and an unchanged one keeps working offline.
-func Handler(dir string) *app.Handler {
+// needed: export-static copies files out of dir).
+func Handler(dir string) *app.Handler { return HandlerFS(os.DirFS(dir)) }
+
+// HandlerFS is Handler for the page's files in fsys (laid out as static/:
+// web/app.wasm, worker.js, …; the binary's embedded page or a folder). The
+// version is version.Version plus a hash of the built files, so a new build
+// replaces the service worker's cache and an unchanged one keeps working
+// offline.
+func HandlerFS(fsys fs.FS) *app.Handler {
 	ui.Register()
 	files := map[string]webFile{}
 	var cacheable []string
@@ -180,7 +190,7 @@ func Handler(dir string) *app.Handler {
 			continue // go-app caches it already
 		}
 		if f.Optional {
-			if _, err := os.Stat(filepath.Join(dir, f.Rel)); err != nil {
+			if _, err := fs.Stat(fsys, f.Rel); err != nil {
 				continue
 			}
 		}
@@ -206,17 +216,17 @@ func Handler(dir string) *app.Handler {
 		// pre-rendered page can take a drop (see static/hooks.js).
 		Scripts:            []string{"/web/hooks.js"},
 		CacheableResources: cacheable,
-		Resources:          resources{dir: dir, files: files, gz: &gzCache{}},
-		Version:            buildVersion(dir),
+		Resources:          resources{fsys: fsys, files: files, gz: &gzCache{}},
+		Version:            versionFS(fsys),
 		// app.wasm may travel gzip-compressed: the loader's progress
 		// counts the bytes it decodes, so it needs the raw size
-		WasmContentLength: wasmSize(dir),
+		WasmContentLength: wasmSize(fsys),
 	}
 }
 
 // wasmSize is app.wasm's size in bytes ("" when it is not built yet).
-func wasmSize(dir string) string {
-	st, err := os.Stat(filepath.Join(dir, "web", "app.wasm"))
+func wasmSize(fsys fs.FS) string {
+	st, err := fs.Stat(fsys, "web/app.wasm")
 	if err != nil {
 		return ""
 	}
@@ -226,10 +236,12 @@ func wasmSize(dir string) string {
 // buildVersion is version.Version plus 12 hex digits of the sha256 of every
 // served file (in WebFiles order), so the service worker cache follows the
 // build, not the server start.
-func buildVersion(dir string) string {
+func buildVersion(dir string) string { return versionFS(os.DirFS(dir)) }
+
+func versionFS(fsys fs.FS) string {
 	h := sha256.New()
 	for _, f := range WebFiles {
-		fh, err := os.Open(filepath.Join(dir, filepath.FromSlash(f.Rel)))
+		fh, err := fsys.Open(f.Rel)
 		if err != nil {
 			io.WriteString(h, f.Rel+":absent\n")
 			continue

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"compress/gzip"
 	"io"
+	"io/fs"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -161,5 +162,41 @@ func TestWasmGzip(t *testing.T) {
 	resp, body = get("identity")
 	if resp.Header.Get("Content-Encoding") != "" || !bytes.Equal(body, raw) {
 		t.Errorf("identity: encoding %q, %d bytes", resp.Header.Get("Content-Encoding"), len(body))
+	}
+}
+
+// TestPageFSFolder: --dir serves the folder as is (the demo only if it is
+// there) and a folder without the built files is refused, naming the file.
+func TestPageFSFolder(t *testing.T) {
+	dir := staticDir(t)
+	fsys, err := PageFS(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := fs.Stat(fsys, "web/demo.eval752.zip"); err == nil {
+		t.Error("a folder without the demo bundle has one")
+	}
+	os.Remove(filepath.Join(dir, "web", "worker.wasm"))
+	if _, err := PageFS(dir); err == nil || !strings.Contains(err.Error(), "web/worker.wasm is missing") {
+		t.Errorf("folder without worker.wasm: %v", err)
+	}
+}
+
+// TestWithFile: the in-memory file is served beside the folder's.
+func TestWithFile(t *testing.T) {
+	dir := staticDir(t)
+	fsys := withFile{FS: os.DirFS(dir), name: "web/demo.eval752.zip", data: []byte("zip bytes")}
+	srv := httptest.NewServer(Secure(HandlerFS(fsys)))
+	defer srv.Close()
+	for path, want := range map[string]string{"/web/demo.eval752.zip": "zip bytes", "/web/worker.js": "content of worker.js"} {
+		resp, err := http.Get(srv.URL + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != 200 || string(b) != want {
+			t.Errorf("GET %s: %d %q, want %q", path, resp.StatusCode, b, want)
+		}
 	}
 }
