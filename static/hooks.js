@@ -35,6 +35,15 @@
     else s.textContent = "loading";
   }
 
+  // A reload or a close would throw the loaded results away (they live in
+  // this tab only): ask first. The UI marks its root data-loaded once a
+  // result is shown.
+  window.addEventListener("beforeunload", function (e) {
+    if (!document.querySelector(".app[data-loaded=true]")) return;
+    e.preventDefault();
+    e.returnValue = "";
+  });
+
   document.addEventListener("change", function (e) {
     var el = e.target;
     if (!el || !el.matches || !el.matches("[data-test=file-input], [data-test=folder-input]")) return;

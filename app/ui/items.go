@@ -40,6 +40,12 @@ func (p *Page) renderItems() app.UI {
 				)
 			}),
 		),
+		app.If(p.iq.ID != "", func() app.UI {
+			return app.P().Class("open-item").Body(
+				app.Span().Text("item "), app.Strong().Text(p.iq.ID), app.Span().Text(" · "),
+				app.Button().Class("link").Attr("data-test", "items-all").Text("show all items").OnClick(p.onAllItems),
+			)
+		}),
 		app.If(pg == nil, func() app.UI { return app.P().Class("muted").Text("loading items…") }),
 		app.If(pg != nil, func() app.UI {
 			return app.Div().Body(
@@ -59,6 +65,17 @@ func (p *Page) renderItems() app.UI {
 			)
 		}),
 	)
+}
+
+// onAllItems closes the open item (back to the filtered list).
+func (p *Page) onAllItems(ctx app.Context, e app.Event) {
+	p.iq.ID, p.iq.Offset = "", 0
+	p.requestItems()
+}
+
+// itemHref is the link that opens item id in the Items view.
+func itemHref(id string) string {
+	return "#" + viewState{View: "items", Item: id, Finding: -1}.encode()
 }
 
 func checkBox(id, label string, cur bool, set func(bool)) app.UI {
@@ -100,7 +117,7 @@ func renderItem(it report.ItemDetail) app.UI {
 	}
 	return app.Article().Class("item").Attr("data-test", "item").Attr("data-id", it.ID).Body(
 		app.Header().Class("item-head").Body(
-			app.Strong().Class("item-id").Text(it.ID),
+			app.A().Class("item-id").Href(itemHref(it.ID)).Attr("data-test", "item-link").Title("open this item (a link you can share)").Text(it.ID),
 			app.Span().Class("muted").Text(fmt.Sprintf(" %s:%d · %s", it.Path, it.Line, it.Format)),
 			app.Range(strata).Slice(func(i int) app.UI { return app.Span().Class("chip").Text(strata[i]) }),
 		),

@@ -102,6 +102,16 @@ type Page struct {
 	fpage *wire.FindingPage
 	sel   *finding.Finding
 	win   *wire.LineWindow
+	// selIdx is the open finding's index in the filtered, sorted list;
+	// pickFinding (-1: none) one to open when its page arrives (a link).
+	selIdx, pickFinding int
+
+	// URL state (urlstate.go): a deep link's state waiting for a result,
+	// what the hash last held, the popstate listener.
+	pending            *viewState
+	lastView, lastItem string
+	lastFinding        int
+	onPop              app.Func
 
 	iq    wire.ItemQuery
 	ipage *wire.ItemPage
@@ -122,6 +132,8 @@ func (p *Page) OnMount(ctx app.Context) {
 	if p.tab == "" {
 		p.tab = "overview"
 	}
+	p.pickFinding = -1
+	p.watchHistory()
 	p.startWorker()
 	p.takeEarlyAction()
 }
@@ -175,6 +187,11 @@ func (p *Page) takeAction(act app.Value) {
 func (p *Page) OnDismount() {
 	p.mounted = false
 	p.stopWorker()
+	if p.onPop != nil {
+		app.Window().Call("removeEventListener", "popstate", p.onPop)
+		p.onPop.Release()
+		p.onPop = nil
+	}
 	if p.deliver != nil {
 		if hooks := app.Window().Get("eval752Hooks"); hooks.Truthy() {
 			hooks.Set("deliver", nil)
@@ -298,12 +315,19 @@ func (p *Page) onMessage(data app.Value) {
 				p.raw[k] = v.String()
 			}
 		}
-		// "ready" waits for the first findings page: a test (or a user)
-		// reading the page at "ready" sees the findings rows too.
-		p.readyFind = p.requestFindings()
 		if p.tab == "" || p.tab == "formats" {
 			p.tab = "overview"
 		}
+		if p.pending != nil {
+			// a deep link's filters, open finding, item and runs; the
+			// findings request below is the one "ready" waits for
+			s := *p.pending
+			s.View = p.tab
+			p.setState(s)
+		}
+		// "ready" waits for the first findings page: a test (or a user)
+		// reading the page at "ready" sees the findings rows too.
+		p.readyFind = p.requestFindings()
 		if p.meta.Items > 0 {
 			p.requestItems()
 		}
@@ -325,6 +349,7 @@ func (p *Page) onMessage(data app.Value) {
 		var pg wire.FindingPage
 		if json.Unmarshal([]byte(payload), &pg) == nil {
 			p.fpage = &pg
+			p.pickFromPage()
 		}
 		p.markReady(id)
 	case wire.TypeCompare:
@@ -416,6 +441,7 @@ func (p *Page) evaluate(files, names app.Value) {
 // failure) never appears over the previous one's verdict and tables.
 func (p *Page) clearResult() {
 	p.res, p.win, p.ipage, p.sel, p.fpage = nil, nil, nil, nil, nil
+	p.pickFinding = -1
 	p.raw, p.reps = nil, nil
 	p.meta = wire.ResultMeta{}
 	p.fq = wire.FindingQuery{}

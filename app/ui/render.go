@@ -20,12 +20,17 @@ func (p *Page) Render() app.UI {
 	}
 	if p.mounted {
 		p.ctx.Defer(p.syncStatus)
+		p.ctx.Defer(p.syncHash)
 	}
 	root := app.Div().Class("app").
 		OnDragOver(p.onDragOver).
 		OnDrop(p.onDrop)
 	if status != StatusStarting {
 		root = root.Attr("data-client", "true")
+	}
+	if p.res != nil {
+		// static/hooks.js asks before a reload or a close throws it away
+		root = root.Attr("data-loaded", "true")
 	}
 	return root.Body(
 		app.Header().Class("top").Body(

@@ -72,6 +72,7 @@ func (p *Page) renderOverview() app.UI {
 // onShowCode opens the findings of the rule the clicked link names.
 func (p *Page) onShowCode(ctx app.Context, e app.Event) {
 	p.fq = wire.FindingQuery{Code: dataOf(ctx, "code")}
+	p.sel, p.win = nil, nil
 	p.requestFindings()
 	p.tab = "findings"
 }
@@ -152,11 +153,13 @@ func (p *Page) renderFindings() app.UI {
 			return app.Div().Class("pager").Body(
 				app.Button().Class("button").Disabled(pg.Offset == 0).Text("← previous").OnClick(func(ctx app.Context, e app.Event) {
 					p.fq.Offset = max(p.fpage.Offset-findingsPage, 0)
+					p.sel, p.win = nil, nil
 					p.requestFindings()
 				}),
 				app.Span().Class("muted").Text(fmt.Sprintf("%d–%d of %d", pg.Offset+1, pg.Offset+len(shown), pg.Matches)),
 				app.Button().Class("button").Disabled(pg.Offset+len(shown) >= pg.Matches).Text("next →").OnClick(func(ctx app.Context, e app.Event) {
 					p.fq.Offset = p.fpage.Offset + findingsPage
+					p.sel, p.win = nil, nil
 					p.requestFindings()
 				}),
 			)
@@ -166,6 +169,7 @@ func (p *Page) renderFindings() app.UI {
 
 func (p *Page) refilter() {
 	p.fq.Offset = 0
+	p.sel, p.win = nil, nil
 	p.requestFindings()
 }
 
@@ -176,8 +180,18 @@ func (p *Page) onOpenFinding(ctx app.Context, e app.Event) {
 	if err != nil || p.fpage == nil || i < 0 || i >= len(p.fpage.Findings) {
 		return
 	}
+	p.openFinding(p.fpage.Offset + i)
+}
+
+// openFinding shows finding abs (its index in the filtered, sorted list; on
+// the page shown) and asks for its line.
+func (p *Page) openFinding(abs int) {
+	i := abs - p.fpage.Offset
+	if i < 0 || i >= len(p.fpage.Findings) {
+		return
+	}
 	f := p.fpage.Findings[i]
-	p.sel = &f
+	p.sel, p.selIdx = &f, abs
 	p.win = nil
 	if f.Line > 0 {
 		p.sendJSON(wire.TypeLines, wire.LinesRequest{Path: f.Path, Line: f.Line, Context: 3, Pointer: f.Pointer})

@@ -533,6 +533,17 @@ type validateOut struct {
 	} `json:"counts"`
 }
 
+// severityFirst is the order the findings view lists by default (docs/ui.md):
+// errors, then warnings, then infos, each in the order `eval752 validate`
+// reported them.
+func (v validateOut) severityFirst() validateOut {
+	rank := map[string]int{"error": 0, "warning": 1, "info": 2}
+	out := v
+	out.Findings = append(out.Findings[:0:0], v.Findings...)
+	sort.SliceStable(out.Findings, func(i, j int) bool { return rank[out.Findings[i].Severity] < rank[out.Findings[j].Severity] })
+	return out
+}
+
 func cliValidate(t *testing.T, file string) validateOut {
 	t.Helper()
 	var v validateOut

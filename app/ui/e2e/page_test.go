@@ -114,7 +114,7 @@ func TestDeepNesting(t *testing.T) {
 	b.waitReady(60 * time.Second)
 	rows := eval[[]string](b, `[...document.querySelectorAll('[data-test=finding]')].map(e => e.dataset.line + " " + e.dataset.code)`)
 	var want []string
-	for _, f := range v.Findings {
+	for _, f := range v.severityFirst().Findings {
 		want = append(want, fmt.Sprintf("%d %s", f.Line, f.Code))
 	}
 	if !slices.Contains(want, "2 jsonl.syntax") || !slices.Equal(rows, want) {
@@ -193,7 +193,7 @@ func TestFolderPickAndDrop(t *testing.T) {
 		checkAgainstCLI(t, b, exp)
 		rows := eval[[]string](b, `[...document.querySelectorAll('[data-test=finding]')].map(e => e.dataset.path + ":" + e.dataset.line + " " + e.dataset.code)`)
 		var want []string
-		for _, f := range v.Findings {
+		for _, f := range v.severityFirst().Findings {
 			want = append(want, fmt.Sprintf("%s:%d %s", f.Path, f.Line, f.Code))
 		}
 		if len(want) == 0 || !slices.Equal(rows, want) {
@@ -257,7 +257,7 @@ func TestBadJSONLFindings(t *testing.T) {
 	}
 	got := eval[[]row](b, `[...document.querySelectorAll('[data-test=finding]')].map(e => ({Code: e.dataset.code, Path: e.dataset.path, Line: +e.dataset.line}))`)
 	var wantRows []row
-	for _, f := range want.Findings {
+	for _, f := range want.severityFirst().Findings {
 		wantRows = append(wantRows, row{f.Code, f.Path, f.Line})
 	}
 	if fmt.Sprint(got) != fmt.Sprint(wantRows) {

@@ -58,6 +58,9 @@ func runOf(it *report.ItemDetail, name string) (report.RunItem, bool) {
 // Match reports whether it passes q. runA and runB are the resolved run names
 // of the differences filter.
 func Match(it *report.ItemDetail, q ItemQuery, runA, runB string) bool {
+	if q.ID != "" && it.ID != q.ID {
+		return false
+	}
 	if s := strings.TrimSpace(q.Search); s != "" {
 		s = strings.ToLower(s)
 		if !strings.Contains(strings.ToLower(it.ID), s) && !strings.Contains(strings.ToLower(it.Question), s) {

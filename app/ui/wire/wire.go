@@ -67,11 +67,12 @@ type LineWindow struct {
 type ItemQuery struct {
 	Offset      int    `json:"offset"`
 	Limit       int    `json:"limit"`
-	Failures    bool   `json:"failures"`    // only items some run failed
-	Differences bool   `json:"differences"` // only items where run A and run B differ
-	RunA        string `json:"run_a"`       // default: first run
-	RunB        string `json:"run_b"`       // default: second run
-	Search      string `json:"search"`      // substring of id or question
+	Failures    bool   `json:"failures"`     // only items some run failed
+	Differences bool   `json:"differences"`  // only items where run A and run B differ
+	RunA        string `json:"run_a"`        // default: first run
+	RunB        string `json:"run_b"`        // default: second run
+	Search      string `json:"search"`       // substring of id or question
+	ID          string `json:"id,omitempty"` // only the item with this id (an opened item)
 }
 
 // ItemPage is one page of matching items.
@@ -141,7 +142,16 @@ type FindingQuery struct {
 	Path     string `json:"path"`
 	Offset   int    `json:"offset"`
 	Limit    int    `json:"limit"`
+	// Sort orders the matching findings (stably): "" severity first
+	// (errors, warnings, infos; each in the order the validator reported
+	// them), "rule", "where" (path, then line), "message", "order" (as
+	// reported, `eval752 validate`'s order). Desc reverses it.
+	Sort string `json:"sort,omitempty"`
+	Desc bool   `json:"desc,omitempty"`
 }
+
+// FindingSorts are the values of FindingQuery.Sort.
+var FindingSorts = []string{"", "rule", "where", "message", "order"}
 
 // FindingPage is one page of matching findings, with the facets the
 // filters offer (every code and path that has a finding).

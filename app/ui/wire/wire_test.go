@@ -89,6 +89,8 @@ func TestPageFilters(t *testing.T) {
 		{"search question, case-insensitive", ItemQuery{Search: "FRANCE"}, "a", 1},
 		{"paging", ItemQuery{Offset: 1, Limit: 2}, "b,c", 5},
 		{"unknown run: no differences", ItemQuery{Differences: true, RunB: "nope"}, "", 0},
+		{"one item by id (exact, not a substring)", ItemQuery{ID: "b"}, "b", 1},
+		{"id and another filter", ItemQuery{ID: "a", Failures: true}, "", 0},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -120,12 +122,20 @@ func TestFindingsPage(t *testing.T) {
 		want    string
 		matches int
 	}{
-		{"all", FindingQuery{}, "1,2,3,4", 4},
+		// severity first by default: errors (lines 1, 3) before the
+		// warning (2) and the info (4), each in reported order
+		{"all", FindingQuery{}, "1,3,2,4", 4},
+		{"as reported", FindingQuery{Sort: "order"}, "1,2,3,4", 4},
+		{"as reported, reversed", FindingQuery{Sort: "order", Desc: true}, "4,3,2,1", 4},
+		{"least severe first", FindingQuery{Desc: true}, "4,2,1,3", 4},
+		{"rule", FindingQuery{Sort: "rule"}, "1,3,2,4", 4},
+		{"where, descending", FindingQuery{Sort: "where", Desc: true}, "4,3,2,1", 4},
 		{"severity", FindingQuery{Severity: "error"}, "1,3", 2},
 		{"code", FindingQuery{Code: "b.z"}, "4", 1},
 		{"path", FindingQuery{Path: "f1"}, "1,2", 2},
 		{"combined", FindingQuery{Severity: "error", Path: "f2"}, "3", 1},
-		{"page", FindingQuery{Offset: 1, Limit: 2}, "2,3", 4},
+		{"page", FindingQuery{Offset: 1, Limit: 2}, "3,2", 4},
+		{"page past the end", FindingQuery{Offset: 9, Limit: 2}, "", 4},
 		{"nothing", FindingQuery{Code: "nope"}, "", 0},
 	}
 	for _, tc := range tests {
