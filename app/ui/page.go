@@ -111,7 +111,7 @@ type Page struct {
 	pending            *viewState
 	lastView, lastItem string
 	lastFinding        int
-	onPop              app.Func
+	onPop, onKey       app.Func
 
 	iq    wire.ItemQuery
 	ipage *wire.ItemPage
@@ -191,6 +191,11 @@ func (p *Page) OnDismount() {
 		app.Window().Call("removeEventListener", "popstate", p.onPop)
 		p.onPop.Release()
 		p.onPop = nil
+	}
+	if p.onKey != nil {
+		app.Window().Get("document").Call("removeEventListener", "keydown", p.onKey)
+		p.onKey.Release()
+		p.onKey = nil
 	}
 	if p.deliver != nil {
 		if hooks := app.Window().Get("eval752Hooks"); hooks.Truthy() {

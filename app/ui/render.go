@@ -176,9 +176,9 @@ func (p *Page) renderSummary() app.UI {
 	}
 	return app.Section().Class("summary").Attr("aria-label", "summary").Body(
 		app.Div().Class("verdict "+cls).Attr("data-test", "verdict").Text(verdict),
-		countBox("error", c.Error),
-		countBox("warning", c.Warning),
-		countBox("info", c.Info),
+		p.countBox("error", c.Error),
+		p.countBox("warning", c.Warning),
+		p.countBox("info", c.Info),
 		app.Div().Class("stat").Body(
 			app.Span().Class("stat-n").Text(strconv.Itoa(len(p.res.Inputs))),
 			app.Span().Class("stat-l").Text("files read"),
@@ -194,8 +194,10 @@ func (p *Page) renderSummary() app.UI {
 	)
 }
 
-func countBox(sev string, n int) app.UI {
-	return app.Div().Class("stat sev-"+sev).Body(
+// countBox is a severity tile: its count, and a click shows those findings.
+func (p *Page) countBox(sev string, n int) app.UI {
+	return app.Button().Class("stat tile sev-"+sev).Attr("data-test", "tile-"+sev).Attr("data-sev", sev).
+		Title("show the "+sev+"s").OnClick(p.onTile).Body(
 		app.Span().Class("stat-n").Attr("data-test", "count-"+sev).Text(strconv.Itoa(n)),
 		app.Span().Class("stat-l").Text(sev+"s"),
 	)

@@ -205,6 +205,18 @@ func (p *Page) watchHistory() {
 		return nil
 	})
 	app.Window().Call("addEventListener", "popstate", p.onPop)
+	// Esc closes the finding's line panel
+	p.onKey = app.FuncOf(func(this app.Value, args []app.Value) any {
+		if len(args) > 0 && args[0].Get("key").String() == "Escape" {
+			p.ctx.Dispatch(func(ctx app.Context) {
+				if p.sel != nil || p.pickFinding >= 0 {
+					p.closeFinding()
+				}
+			})
+		}
+		return nil
+	})
+	app.Window().Get("document").Call("addEventListener", "keydown", p.onKey)
 }
 
 // OnNav runs when go-app follows a link of the page (an <a href="#…">).

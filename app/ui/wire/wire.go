@@ -43,6 +43,10 @@ type LinesRequest struct {
 	// Pointer, when set, is the finding's JSON pointer: the window then
 	// shows the part of a long line around the value it names.
 	Pointer string `json:"pointer,omitempty"`
+	// Column, when > 0, is the 1-based byte column the finding names
+	// ("… line 2, column 115"): without a pointer value to show, the
+	// window shows and marks that column.
+	Column int `json:"column,omitempty"`
 }
 
 // LineWindow is the answer: lines First..First+len(Lines)-1 of Path.
@@ -57,8 +61,11 @@ type LineWindow struct {
 	// Hit is the [start, end) of the pointer's value in the target line's
 	// text as sent (after From), located on the whole line; HitExact is
 	// false when the pointer names an absent member and Hit is its parent.
-	Hit       []int  `json:"hit,omitempty"`
-	HitExact  bool   `json:"hit_exact,omitempty"`
+	Hit      []int `json:"hit,omitempty"`
+	HitExact bool  `json:"hit_exact,omitempty"`
+	// HitColumn: Hit marks the finding's column (one character, or an
+	// empty span at the end of the line), not a pointer's value.
+	HitColumn bool   `json:"hit_column,omitempty"`
 	Truncated []bool `json:"truncated,omitempty"` // line cut at its end (longer than shown)
 	Err       string `json:"err,omitempty"`
 }
