@@ -186,7 +186,7 @@ func (p *Page) sortHead(label, key string) app.UI {
 		name = "severity"
 	}
 	return th.Body(app.Button().Class("sort").Attr("data-test", "f-sort-"+name).Attr("data-key", key).
-		Title("sort by "+label).Text(label+arrow).OnClick(p.onSort))
+		Title("sort by " + label).Text(label + arrow).OnClick(p.onSort))
 }
 
 func (p *Page) onSort(ctx app.Context, e app.Event) {
