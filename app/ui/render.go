@@ -33,6 +33,14 @@ func (p *Page) Render() app.UI {
 		root = root.Attr("data-loaded", "true")
 	}
 	return root.Body(
+		app.A().Class("skip").Href("#main").Attr("data-test", "skip-link").Text("Skip to the results").
+			OnClick(func(ctx app.Context, e app.Event) {
+				// go-app takes over link clicks: move the focus here
+				e.PreventDefault()
+				if el := app.Window().GetElementByID("main"); el.Truthy() {
+					el.Call("focus")
+				}
+			}),
 		app.Header().Class("top").Body(
 			app.Div().Class("brand").Body(
 				app.Img().Src("/web/icon.svg").Alt("").Class("logo"),
@@ -44,7 +52,7 @@ func (p *Page) Render() app.UI {
 				app.Text(" Your files are read and scored here, by WebAssembly; the server only hosts this page and the page sends no data anywhere."),
 			),
 		),
-		app.Main().Class("content").Body(
+		app.Main().Class("content").ID("main").TabIndex(-1).Body(
 			p.renderLoad(status),
 			app.If(p.res != nil, func() app.UI { return p.renderSummary() }),
 			p.renderTabs(),
@@ -105,10 +113,11 @@ func (p *Page) renderLoad(status string) app.UI {
 			controls,
 		),
 		app.Div().Class("status-line").Attr("aria-live", "polite").Body(
-			app.Span().Class("status status-"+status).Attr("data-test", "status").Attr("data-loads", p.loads).Text(status),
+			app.Span().Class("status status-"+status).Attr("data-test", "status").Attr("data-state", status).
+				Attr("data-loads", p.loads).Text(p.statusLabel(status)),
 			app.If(busy, func() app.UI {
 				return app.Span().Class("progress").Body(
-					app.Span().Class("stage").Text(p.stage),
+					app.Span().Class("stage").Attr("data-test", "stage").Text(stageLabel(p.stage)),
 					p.progressBar(),
 					app.Span().Class("bytes").Text(progressText(p.done, p.total)),
 					app.Button().Class("button small").Attr("data-test", "cancel").Text("Cancel").OnClick(p.cancel),
@@ -132,11 +141,69 @@ func (p *Page) progressBar() app.UI {
 	bar := app.Progress().Class("bar")
 	// bytes are counted while reading; validating and scoring have no
 	// measure of their own, so the bar is indeterminate then (not a
-	// full bar that looks stuck)
-	if p.total > 0 && (p.stage == "read" || p.stage == "") {
+	// full bar that looks stuck); so it is once every byte is read while
+	// the stage is still "read" (the files are parsed as they are read)
+	if p.total > 0 && (p.stage == "read" || p.stage == "") && p.done < p.total {
 		bar = bar.Max(p.total).Value(p.done)
 	}
 	return bar
+}
+
+// statusLabel is the status in words ("ready — 0 errors, 2 warnings"); the
+// machine-readable state is the element's data-state.
+func (p *Page) statusLabel(status string) string {
+	switch status {
+	case StatusStarting:
+		return "starting…"
+	case StatusIdle:
+		return "no files loaded yet"
+	case StatusLoading:
+		return "working…"
+	case StatusReady:
+		if p.res == nil {
+			return "ready"
+		}
+		c := p.res.Counts
+		return "ready — " + plural(c.Error, "error") + ", " + plural(c.Warning, "warning")
+	case StatusError:
+		return "could not load"
+	case StatusCancelled:
+		return "cancelled"
+	}
+	return status
+}
+
+func plural(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return strconv.Itoa(n) + " " + word + "s"
+}
+
+// stages are the worker's phases in order, with what the page calls them.
+var stages = []struct{ id, label string }{
+	{"fetch demo", "fetching the demo bundle"},
+	{"read", "reading the files"},
+	{"validate", "validating"},
+	{"score", "scoring"},
+	{"audit", "auditing"},
+}
+
+// stageLabel is "step 2 of 4: validating": where the work is, so a full
+// bytes bar never reads as done while later phases remain.
+func stageLabel(stage string) string {
+	if stage == "" {
+		stage = "read"
+	}
+	for i, st := range stages {
+		if st.id == stage {
+			if i == 0 {
+				return st.label
+			}
+			return fmt.Sprintf("step %d of %d: %s", i, len(stages)-1, st.label)
+		}
+	}
+	return stage
 }
 
 func progressText(done, total int64) string {
@@ -393,9 +460,13 @@ func (p *Page) syncStatus(ctx app.Context) {
 	if want == "" {
 		want = StatusStarting
 	}
+	if el.Get("dataset").Get("state").String() != want {
+		el.Get("dataset").Set("state", want)
+	}
+	label := p.statusLabel(want)
 	if t := el.Get("firstChild"); t.Truthy() && t.Get("nodeType").Int() == 3 {
-		if t.Get("nodeValue").String() != want {
-			t.Set("nodeValue", want)
+		if t.Get("nodeValue").String() != label {
+			t.Set("nodeValue", label)
 		}
 	}
 }

@@ -105,7 +105,10 @@ func (v *reportView) renderTable(kind string, t report.Table) app.UI {
 	}
 	return app.Div().Class("rtable").Attr("data-table", t.ID).Body(
 		app.If(t.Title != "", func() app.UI { return app.H4().Text(t.Title) }),
-		app.If(t.Chart, func() app.UI { return app.Raw(chartSVG(t)) }),
+		app.If(t.Chart, func() app.UI { return app.Raw(chartSVG(t, false)) }),
+		// a narrow drawing (labels above the bars) for small screens:
+		// the wide one scaled to 390 px would print 4 px text
+		app.If(t.Chart, func() app.UI { return app.Raw(chartSVG(t, true)) }),
 		app.Raw(tableHTML(kind, t, rows)),
 		app.If(hidden > 0, func() app.UI {
 			return app.Button().Class("button small").Attr("data-test", "show-all-rows").Attr("data-key", key).
@@ -258,7 +261,9 @@ type bar struct {
 // scale is [0, 1] when every value and bound lies in it, otherwise it spans
 // the data and 0. Colours come from CSS classes; there is no inline style
 // (the CSP forbids it).
-func chartSVG(t report.Table) string {
+// narrow draws for small screens: each label above its bar, 360 units
+// wide, so a 390 px screen shows the text at about 10 px.
+func chartSVG(t report.Table, narrow bool) string {
 	var bars []bar
 	metricCols := 0
 	for j := range t.Columns {
@@ -319,14 +324,14 @@ func chartSVG(t report.Table) string {
 		}
 		panels[b.metric] = append(panels[b.metric], b)
 	}
-	const (
-		labelW = 270.0
-		plotW  = 420.0
-		valueW = 90.0
-		rowH   = 22.0
-		headH  = 20.0
-		axisH  = 22.0
-	)
+	labelW, plotW, valueW, rowH, headH, axisH := 270.0, 420.0, 90.0, 22.0, 20.0, 22.0
+	barTop := 4.0 // the bar's offset in its row
+	cls := "chart chart-wide"
+	if narrow {
+		labelW, plotW, valueW, rowH = 0, 270, 90, 34
+		barTop = 16
+		cls = "chart chart-narrow"
+	}
 	width := labelW + plotW + valueW
 	height := 0.0
 	for _, m := range order {
@@ -337,8 +342,8 @@ func chartSVG(t report.Table) string {
 	if title == "" {
 		title = t.ID
 	}
-	fmt.Fprintf(&s, `<svg class="chart" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 %.0f %.0f" role="img" aria-label="%s">`,
-		width, height, html.EscapeString("chart: "+title))
+	fmt.Fprintf(&s, `<svg class="%s" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 %.0f %.0f" role="img" aria-label="%s">`,
+		cls, width, height, html.EscapeString("chart: "+title))
 	fmt.Fprintf(&s, `<title>%s</title>`, html.EscapeString(title))
 	y0 := 0.0
 	for _, m := range order {
@@ -391,15 +396,21 @@ func chartSVG(t report.Table) string {
 				tip += " (" + b.flag + ")"
 			}
 			fmt.Fprintf(&s, `<g><title>%s</title>`, html.EscapeString(tip))
-			fmt.Fprintf(&s, `<text class="label" x="%.1f" y="%.1f" text-anchor="end">%s</text>`, labelW-8, y+rowH*0.68, html.EscapeString(label))
-			fmt.Fprintf(&s, `<rect class="%s" x="%.1f" y="%.1f" width="%.1f" height="%.1f" rx="2"/>`, cls, x0, y+4, math.Max(x1-x0, 1), rowH-8)
+			barH := 14.0
+			if narrow {
+				fmt.Fprintf(&s, `<text class="label" x="%.1f" y="%.1f">%s</text>`, 0.0, y+12, html.EscapeString(label))
+			} else {
+				barH = rowH - 8
+				fmt.Fprintf(&s, `<text class="label" x="%.1f" y="%.1f" text-anchor="end">%s</text>`, labelW-8, y+rowH*0.68, html.EscapeString(label))
+			}
+			fmt.Fprintf(&s, `<rect class="%s" x="%.1f" y="%.1f" width="%.1f" height="%.1f" rx="2"/>`, cls, x0, y+barTop, math.Max(x1-x0, 1), barH)
 			if b.hasCI {
-				cy := y + rowH/2
+				cy := y + barTop + barH/2
 				fmt.Fprintf(&s, `<line class="err" x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f"/>`, x(b.lo), cy, x(b.hi), cy)
 				fmt.Fprintf(&s, `<line class="err" x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f"/>`, x(b.lo), cy-5, x(b.lo), cy+5)
 				fmt.Fprintf(&s, `<line class="err" x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f"/>`, x(b.hi), cy-5, x(b.hi), cy+5)
 			}
-			fmt.Fprintf(&s, `<text class="value" x="%.1f" y="%.1f">%s</text></g>`, labelW+plotW+8, y+rowH*0.68, html.EscapeString(b.display))
+			fmt.Fprintf(&s, `<text class="value" x="%.1f" y="%.1f">%s</text></g>`, labelW+plotW+8, y+barTop+barH*0.8, html.EscapeString(b.display))
 		}
 		if lo < 0 {
 			fmt.Fprintf(&s, `<line class="zero" x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f"/>`, zero, top, zero, bottom)

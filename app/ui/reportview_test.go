@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"eval752/app/report"
+	"eval752/app/ui/wire"
 )
 
 func TestChartSVGScalesPerMetric(t *testing.T) {
@@ -16,7 +17,7 @@ func TestChartSVGScalesPerMetric(t *testing.T) {
 			{Metric: "acc", Value: report.F(0.5), CILow: report.F(0.4), CIHigh: report.F(0.6), Pass: &yes, Threshold: "≥ 0.4"},
 			{Metric: "cost", Value: report.F(200)},
 		}}}
-	svg := chartSVG(tb)
+	svg := chartSVG(tb, false)
 	// Plot area: x from 270 to 690 (labelW 270, plotW 420).
 	// acc 0.5 on the rate scale [0, 1]: width 0.5·420 = 210, a passing bar.
 	// Its CI [0.4, 0.6] spans x = 270+0.4·420 = 438 to 270+0.6·420 = 522.
@@ -34,7 +35,7 @@ func TestChartSVGScalesPerMetric(t *testing.T) {
 	if strings.Contains(svg, "style=") {
 		t.Error("chart uses an inline style (refused by the CSP)")
 	}
-	if got := chartSVG(report.Table{}); got != "<div></div>" {
+	if got := chartSVG(report.Table{}, false); got != "<div></div>" {
 		t.Errorf("empty table chart = %q", got)
 	}
 }
@@ -73,6 +74,21 @@ func TestNiceTicks(t *testing.T) {
 		}
 		if strings.Join(got, " ") != tc.want {
 			t.Errorf("niceTicks(%v, %v) = %v, want %s", tc.lo, tc.hi, got, tc.want)
+		}
+	}
+}
+
+// TestStatusWords: the status in words, the phase as "step k of 4".
+func TestStatusWords(t *testing.T) {
+	p := &Page{res: &wire.Result{}}
+	p.res.Counts.Error, p.res.Counts.Warning = 1, 0
+	if got := p.statusLabel(StatusReady); got != "ready — 1 error, 0 warnings" {
+		t.Errorf("ready label %q", got)
+	}
+	for stage, want := range map[string]string{"read": "step 1 of 4: reading the files", "validate": "step 2 of 4: validating",
+		"score": "step 3 of 4: scoring", "audit": "step 4 of 4: auditing", "": "step 1 of 4: reading the files"} {
+		if got := stageLabel(stage); got != want {
+			t.Errorf("stage %q: %q, want %q", stage, got, want)
 		}
 	}
 }

@@ -98,6 +98,9 @@ func parseState(h string) viewState {
 	return s
 }
 
+// isStateHash tells a state hash (key=value pairs) from a plain anchor.
+func isStateHash(h string) bool { return strings.Contains(h, "=") }
+
 func validTab(id string) bool {
 	for _, t := range tabs {
 		if t.ID == id {
@@ -194,7 +197,7 @@ func (p *Page) pickFromPage() {
 // watchHistory applies the hash on Back / Forward and on a link to a hash,
 // and takes a deep link's state at start.
 func (p *Page) watchHistory() {
-	if h := app.Window().Get("location").Get("hash").String(); h != "" && h != "#" {
+	if h := app.Window().Get("location").Get("hash").String(); isStateHash(h) {
 		s := parseState(h)
 		p.tab = s.View
 		p.pending = &s
@@ -228,7 +231,11 @@ func (p *Page) OnNav(ctx app.Context) {
 
 // followHash applies the location's hash when it differs from the state.
 func (p *Page) followHash() {
-	s := parseState(app.Window().Get("location").Get("hash").String())
+	h := app.Window().Get("location").Get("hash").String()
+	if h != "" && h != "#" && !isStateHash(h) {
+		return // an anchor of the page (the skip link's #main)
+	}
+	s := parseState(h)
 	if s.encode() == p.state().encode() {
 		return
 	}

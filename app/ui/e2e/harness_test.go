@@ -364,7 +364,7 @@ func (b *browser) waitJS(js string, timeout time.Duration) {
 			return
 		}
 		if time.Now().After(deadline) {
-			status, _ := chromedp.Run(b.ctx, chromedp.Evaluate[string](`(document.querySelector('[data-test=status]')||{}).textContent + " " + ((document.querySelector('[data-test=error]')||{}).textContent||"")`))
+			status, _ := chromedp.Run(b.ctx, chromedp.Evaluate[string](`((document.querySelector('[data-test=status]')||{}).dataset||{}).state + " " + ((document.querySelector('[data-test=error]')||{}).textContent||"")`))
 			b.t.Fatalf("timed out after %v waiting for %s (status %q, err %v)\nlogs:\n%s", timeout, js, status, err, b.logText())
 		}
 		time.Sleep(50 * time.Millisecond)
@@ -392,7 +392,7 @@ func (b *browser) waitClient() {
 }
 
 func (b *browser) status() string {
-	return eval[string](b, `document.querySelector('[data-test=status]').textContent`)
+	return eval[string](b, `document.querySelector('[data-test=status]').dataset.state`)
 }
 
 // loads is how many loads the page has started.
@@ -406,7 +406,7 @@ func (b *browser) waitReady(timeout time.Duration) {
 	b.t.Helper()
 	b.waitJS(fmt.Sprintf(`+document.querySelector('[data-test=status]').dataset.loads > %d`, b.seen), timeout)
 	b.seen = b.loads()
-	b.waitJS(`(() => { const s = document.querySelector('[data-test=status]').textContent;
+	b.waitJS(`(() => { const s = document.querySelector('[data-test=status]').dataset.state;
 		if (s === 'error') throw new Error(document.querySelector('[data-test=error]').textContent);
 		return s === 'ready'; })()`, timeout)
 }

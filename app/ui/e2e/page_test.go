@@ -86,7 +86,7 @@ func TestUnreadableFile(t *testing.T) {
 	b := newBrowser(t)
 	b.open()
 	b.upload(dir)
-	b.waitJS(`document.querySelector('[data-test=status]').textContent === 'error'`, 60*time.Second)
+	b.waitJS(`document.querySelector('[data-test=status]').dataset.state === 'error'`, 60*time.Second)
 	msg := eval[string](b, `document.querySelector('[data-test=error]').textContent`)
 	t.Logf("unreadable file: the page says %q", msg)
 	if !strings.Contains(msg, "cannot read this file") || strings.Contains(msg, "goroutine") || strings.Contains(msg, "internal error") {
@@ -140,7 +140,7 @@ func TestFileGoneBeforeLoad(t *testing.T) {
 		t.Fatal(err)
 	}
 	release()
-	b.waitJS(`document.querySelector('[data-test=status]').textContent === 'error'`, 60*time.Second)
+	b.waitJS(`document.querySelector('[data-test=status]').dataset.state === 'error'`, 60*time.Second)
 	msg := eval[string](b, `document.querySelector('[data-test=error]').textContent`)
 	if !strings.Contains(msg, "cannot read this file") || strings.Contains(msg, "goroutine") {
 		t.Errorf("a file deleted before the load: the page says %q", msg)
@@ -152,7 +152,7 @@ func TestFileGoneBeforeLoad(t *testing.T) {
 	os.MkdirAll(filepath.Join(empty, ".git"), 0o755)
 	os.WriteFile(filepath.Join(empty, ".DS_Store"), []byte("x"), 0o644)
 	b.do(chromedp.SetUploadFiles(chromedp.CSS(`[data-test=folder-input]`), []string{empty}))
-	b.waitJS(`document.querySelector('[data-test=status]').textContent === 'error'`, 20*time.Second)
+	b.waitJS(`document.querySelector('[data-test=status]').dataset.state === 'error'`, 20*time.Second)
 	if msg := eval[string](b, `document.querySelector('[data-test=error]').textContent`); !strings.Contains(msg, "holds no file") {
 		t.Errorf("an empty folder picked: the page says %q", msg)
 	}
@@ -674,7 +674,7 @@ func TestCancel(t *testing.T) {
 	b.upload(file)
 	b.waitJS(`!!document.querySelector('[data-test=cancel]')`, 10*time.Second)
 	b.click(`[data-test=cancel]`)
-	b.waitJS(`document.querySelector('[data-test=status]').textContent === 'cancelled'`, 10*time.Second)
+	b.waitJS(`document.querySelector('[data-test=status]').dataset.state === 'cancelled'`, 10*time.Second)
 	if b.status() != "cancelled" {
 		t.Fatalf("status %q after cancel", b.status())
 	}

@@ -94,8 +94,9 @@ func TestSecureHandler(t *testing.T) {
 			if regexp.MustCompile(`<[^>]*data-test="(demo-button|file-input)"`).MatchString(body) {
 				t.Errorf("GET /: the pre-rendered page has a file input or demo button")
 			}
-			if !regexp.MustCompile(`<span[^>]*data-test="status"[^>]*>starting<`).MatchString(body) {
-				t.Errorf("GET /: no pre-rendered status \"starting\"")
+			tag := regexp.MustCompile(`<span[^>]*data-test="status"[^>]*>[^<]*<`).FindString(body)
+			if !strings.Contains(tag, `data-state="starting"`) || !strings.Contains(tag, ">starting…<") {
+				t.Errorf("GET /: pre-rendered status %q, want data-state \"starting\" and the words \"starting…\"", tag)
 			}
 		}
 	}
