@@ -75,7 +75,6 @@ func TestNarrowLayout(t *testing.T) {
 		}
 	}
 
-
 	// dark mode
 	if _, err := chromedp.Call(b.ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
 		Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: "dark"}}}); err != nil {
