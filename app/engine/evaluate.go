@@ -78,6 +78,7 @@ func Evaluate(ctx context.Context, inputs []dataset.Input, opt Options, progress
 		Counts:   findings.Counts(),
 		PerCode:  findings.PerCode(),
 		Overview: Overview(ds),
+		Name:     DatasetName(ds),
 	}
 	if res.Findings == nil {
 		res.Findings = finding.List{}

@@ -263,6 +263,14 @@ func (p *Page) renderExport() app.UI {
 					)
 				}),
 				app.Tr().Body(
+					app.Th().Scope("row").Text("Per item"),
+					app.If(p.meta.Items > 0, func() app.UI {
+						return app.Td().ColSpan(3).Body(p.exportButton("export-items-csv", "CSV: one row per item and run (answer, verdict, flags, per-item metrics)", "items", "csv"))
+					}).Else(func() app.UI {
+						return app.Td().ColSpan(3).Class("muted").Text("not available for these inputs")
+					}),
+				),
+				app.Tr().Body(
 					app.Th().Scope("row").Text("Findings"),
 					app.Td().Body(p.exportButton("export-findings-json", "JSON", "findings", "json")),
 					app.Td(),
@@ -279,7 +287,8 @@ func (p *Page) renderExport() app.UI {
 				),
 			),
 		),
-		app.P().Class("muted").Text("The results bundle (eval752-results.zip) holds README.md, manifest.json (tool, inputs with sha256, counts, runs, the compared pair, each file with its sha256), the findings, scores, comparison and audit as JSON, Markdown and CSV: the same bytes as `eval752 results OUT FILES…` with the same runs compared."),
+		app.P().Class("muted").Text("File names start with the dataset's name (the bundle's meta.json name, else the first file's). CSV numbers have 6 significant digits (whole numbers exact); JSON keeps full precision. "+
+			"The results bundle (…-results.zip) holds README.md, manifest.json (tool, inputs with sha256, counts, runs, the compared pair, each file with its sha256), the findings, scores, comparison and audit as JSON, Markdown and CSV: the same bytes as `eval752 results OUT FILES…` with the same runs compared."),
 	)
 }
 

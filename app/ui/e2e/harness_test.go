@@ -3,6 +3,7 @@
 package e2e
 
 import (
+	"archive/zip"
 	"bufio"
 	"bytes"
 	"context"
@@ -14,6 +15,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"sort"
 	"strconv"
@@ -656,6 +658,33 @@ func waitFile(t *testing.T, dir, name string, timeout time.Duration) []byte {
 	}
 	t.Fatalf("download %s did not arrive in %v (dir has %v)", name, timeout, names)
 	return nil
+}
+
+// exportName is the download name of an export of bundle (docs/ui.md): the
+// bundle's meta.json name with every run of characters other than letters,
+// digits, '.', '_' and '-' made one '-', then "-<what>".
+func exportName(t *testing.T, bundle, what string) string {
+	t.Helper()
+	zr, err := zip.OpenReader(bundle)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer zr.Close()
+	var meta struct {
+		Name string `json:"name"`
+	}
+	for _, f := range zr.File {
+		if f.Name == "meta.json" {
+			rc, _ := f.Open()
+			json.NewDecoder(rc).Decode(&meta)
+			rc.Close()
+		}
+	}
+	if meta.Name == "" {
+		t.Fatalf("%s has no meta.json name", bundle)
+	}
+	name := strings.Trim(regexp.MustCompile(`[^A-Za-z0-9._-]+`).ReplaceAllString(meta.Name, "-"), "-.")
+	return name + "-" + what
 }
 
 func formatG(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }

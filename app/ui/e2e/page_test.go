@@ -361,7 +361,7 @@ func TestComparisonAndExport(t *testing.T) {
 
 	b.tab("export")
 	b.click(`[data-test=export-score-json]`)
-	got := waitFile(t, dl, "eval752-score.json", 20*time.Second)
+	got := waitFile(t, dl, exportName(t, env.demo, "score.json"), 20*time.Second)
 	want := cli(t, env.demo, "score", "--json")
 	if !bytes.Equal(got, want) {
 		t.Errorf("downloaded score JSON (%d bytes) differs from `eval752 score --json` (%d bytes)", len(got), len(want))
@@ -371,7 +371,7 @@ func TestComparisonAndExport(t *testing.T) {
 	var res struct {
 		Runs []string `json:"runs"`
 	}
-	if err := json.Unmarshal(waitFile(t, dl, "eval752-result.json", 20*time.Second), &res); err != nil {
+	if err := json.Unmarshal(waitFile(t, dl, exportName(t, env.demo, "result.json"), 20*time.Second), &res); err != nil {
 		t.Fatal(err)
 	}
 	if len(res.Runs) < 2 {
@@ -379,7 +379,7 @@ func TestComparisonAndExport(t *testing.T) {
 	}
 	wantCmp := cli(t, env.demo, "compare", "--json", res.Runs[0], res.Runs[1])
 	b.click(`[data-test=export-compare-json]`)
-	gotCmp := waitFile(t, dl, "eval752-compare.json", 20*time.Second)
+	gotCmp := waitFile(t, dl, exportName(t, env.demo, "compare.json"), 20*time.Second)
 	if !bytes.Equal(gotCmp, wantCmp) {
 		t.Errorf("downloaded compare JSON (%d bytes) differs from `eval752 compare --json %s %s` (%d bytes)", len(gotCmp), res.Runs[0], res.Runs[1], len(wantCmp))
 	}
@@ -393,14 +393,14 @@ func TestComparisonAndExport(t *testing.T) {
 	// Markdown and CSV are generated too (by the report's renderers).
 	b.tab("export")
 	b.click(`[data-test=export-score-csv]`)
-	if csv := waitFile(t, dl, "eval752-score.csv", 20*time.Second); !bytes.HasPrefix(csv, []byte("section,table,row,column")) {
+	if csv := waitFile(t, dl, exportName(t, env.demo, "score.csv"), 20*time.Second); !bytes.HasPrefix(csv, []byte("section,table,row,column")) {
 		t.Errorf("score CSV starts %q", csv[:min(len(csv), 40)])
 	}
 	b.tab("audit")
 	if eval[bool](b, `!!document.querySelector('[data-test=export-audit-csv]')`) {
 		b.click(`[data-test=export-audit-csv]`)
 		want := cli(t, env.demo, "audit", "--csv")
-		if got := waitFile(t, dl, "eval752-audit.csv", 20*time.Second); !bytes.Equal(got, want) {
+		if got := waitFile(t, dl, exportName(t, env.demo, "audit.csv"), 20*time.Second); !bytes.Equal(got, want) {
 			t.Errorf("downloaded audit CSV differs from `eval752 audit --csv`")
 		}
 	}
@@ -743,7 +743,7 @@ func TestPickersAndAuditExport(t *testing.T) {
 	compareCells(t, "comparison "+a+" vs "+c, b.pageCells("compare"), reportCells(&cmp))
 	b.tab("export")
 	b.click(`[data-test=export-compare-json]`)
-	if got := waitFile(t, dl, "eval752-compare.json", 20*time.Second); !bytes.Equal(got, want) {
+	if got := waitFile(t, dl, exportName(t, bad, "compare.json"), 20*time.Second); !bytes.Equal(got, want) {
 		t.Errorf("compare export after picking %s: differs from `eval752 compare --json %s %s`", c, a, c)
 	}
 	// a second pick keeps the first: A = the second run, B stays the third
@@ -761,11 +761,11 @@ func TestPickersAndAuditExport(t *testing.T) {
 	compareCells(t, "comparison "+runs[1]+" vs "+c, b.pageCells("compare"), reportCells(&cmp2))
 	b.tab("export")
 	b.click(`[data-test=export-results-zip]`)
-	if got := waitFile(t, dl, "eval752-results.zip", 30*time.Second); !bytes.Equal(got, cli(t, bad, "results", "--run-a", runs[1], "--run-b", c, "-")) {
+	if got := waitFile(t, dl, exportName(t, bad, "results.zip"), 30*time.Second); !bytes.Equal(got, cli(t, bad, "results", "--run-a", runs[1], "--run-b", c, "-")) {
 		t.Errorf("results bundle export after picking %s vs %s differs from `eval752 results --run-a %s --run-b %s`", runs[1], c, runs[1], c)
 	}
 	b.click(`[data-test=export-audit-json]`)
-	if got := waitFile(t, dl, "eval752-audit.json", 20*time.Second); !bytes.Equal(got, cli(t, bad, "audit", "--json")) {
+	if got := waitFile(t, dl, exportName(t, bad, "audit.json"), 20*time.Second); !bytes.Equal(got, cli(t, bad, "audit", "--json")) {
 		t.Errorf("audit JSON export differs from `eval752 audit --json`")
 	}
 	b.assertPrivate()
