@@ -51,10 +51,10 @@ func Export(r *engine.Result, req wire.ExportRequest) (name, mime string, data [
 		case r.Audit == nil:
 		case req.Format == "json":
 			err := audit.WriteJSON(&buf, r.Audit, r.AuditFindings)
-			return pre+"-audit.json", "application/json", buf.Bytes(), err
+			return pre + "-audit.json", "application/json", buf.Bytes(), err
 		case req.Format == "md":
 			err := audit.WriteMarkdown(&buf, r.Audit, r.AuditFindings)
-			return pre+"-audit.md", "text/markdown", buf.Bytes(), err
+			return pre + "-audit.md", "text/markdown", buf.Bytes(), err
 		}
 		rep = r.Audit
 	case "overview":
@@ -66,7 +66,7 @@ func Export(r *engine.Result, req wire.ExportRequest) (name, mime string, data [
 		if err := enc.Encode(r); err != nil {
 			return "", "", nil, err
 		}
-		return pre+"-result.json", "application/json", buf.Bytes(), nil
+		return pre + "-result.json", "application/json", buf.Bytes(), nil
 	case "findings":
 		fs := r.Findings
 		if q := req.Filter; q != nil {
@@ -79,18 +79,18 @@ func Export(r *engine.Result, req wire.ExportRequest) (name, mime string, data [
 			if err := engine.WriteValidateJSON(&buf, r.Inputs, fs); err != nil {
 				return "", "", nil, err
 			}
-			return pre+"-findings.json", "application/json", buf.Bytes(), nil
+			return pre + "-findings.json", "application/json", buf.Bytes(), nil
 		}
 		if err := engine.WriteFindingsCSV(&buf, fs); err != nil {
 			return "", "", nil, err
 		}
-		return pre+"-findings.csv", "text/csv", buf.Bytes(), nil
+		return pre + "-findings.csv", "text/csv", buf.Bytes(), nil
 	case "results":
 		// everything above in one zip, as `eval752 results` writes it
 		if err := engine.WriteResultsZip(&buf, r); err != nil {
 			return "", "", nil, err
 		}
-		return pre+"-results.zip", "application/zip", buf.Bytes(), nil
+		return pre + "-results.zip", "application/zip", buf.Bytes(), nil
 	default:
 		return "", "", nil, fmt.Errorf("unknown export %q", req.What)
 	}
