@@ -160,6 +160,50 @@ func (p *Page) takeEarlyAction() {
 	hooks.Set("deliver", p.deliver)
 	if act := hooks.Call("take"); act.Truthy() {
 		p.takeAction(act)
+		return
+	}
+	p.startSite()
+}
+
+// startSite loads the files a published site names in its page
+// (<meta name="eval752-bundle" content=URL data-name=NAME>, written by
+// `eval752 export-static --bundle`): fetched from the page's own origin,
+// then evaluated like files the user picked. A page without them does
+// nothing.
+func (p *Page) startSite() {
+	metas := app.Window().Get("document").Call("querySelectorAll", `meta[name="eval752-bundle"]`)
+	n := metas.Length()
+	if n == 0 {
+		return
+	}
+	p.status, p.errMsg, p.stage, p.done, p.total = StatusLoading, "", "fetch site", 0, 0
+	p.readyFind = 0
+	p.evalID = -1
+	p.started = time.Now()
+	files := make([]app.Value, n)
+	left := n
+	for i := 0; i < n; i++ {
+		i, url := i, metas.Index(i).Call("getAttribute", "content").String()
+		name := metas.Index(i).Call("getAttribute", "data-name").String()
+		then(app.Window().Call("fetch", url), func(resp app.Value) {
+			if !resp.Get("ok").Bool() {
+				p.fail(fmt.Sprintf("the site's file %s is not available (HTTP %d)", name, resp.Get("status").Int()))
+				return
+			}
+			then(resp.Call("blob"), func(blob app.Value) {
+				p.ctx.Dispatch(func(ctx app.Context) {
+					files[i] = app.Window().Get("File").New([]any{blob}, name)
+					if left--; left > 0 {
+						return
+					}
+					arr := app.Window().Get("Array").New()
+					for _, f := range files {
+						arr.Call("push", f)
+					}
+					p.evaluate(arr, app.Null()) // each File carries its name
+				})
+			}, p.fail)
+		}, p.fail)
 	}
 }
 

@@ -183,6 +183,7 @@ func plural(n int, word string) string {
 // stages are the worker's phases in order, with what the page calls them.
 var stages = []struct{ id, label string }{
 	{"fetch demo", "fetching the demo bundle"},
+	{"fetch site", "fetching the site's files"},
 	{"read", "reading the files"},
 	{"validate", "validating"},
 	{"score", "scoring"},
@@ -195,12 +196,13 @@ func stageLabel(stage string) string {
 	if stage == "" {
 		stage = "read"
 	}
+	const fetches = 2 // the first stages: a fetch before the work, not counted
 	for i, st := range stages {
 		if st.id == stage {
-			if i == 0 {
+			if i < fetches {
 				return st.label
 			}
-			return fmt.Sprintf("step %d of %d: %s", i, len(stages)-1, st.label)
+			return fmt.Sprintf("step %d of %d: %s", i-fetches+1, len(stages)-fetches, st.label)
 		}
 	}
 	return stage

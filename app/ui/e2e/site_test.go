@@ -5,13 +5,18 @@ package e2e
 import (
 	"bufio"
 	"bytes"
+	"encoding/json"
 	"io"
+	"net"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/chromedp/chromedp"
 )
 
 // embeddedBinary builds eval752 the way `make build` does: the WASM files of
@@ -102,5 +107,77 @@ func TestBinaryServesFromEmptyFolder(t *testing.T) {
 	o, err := bad.CombinedOutput()
 	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 2 || !strings.Contains(string(o), "web/app.wasm is missing") {
 		t.Errorf("serve --dir of a folder without the page: %v\n%s", err, o)
+	}
+}
+
+// TestBundleSite: `export-static --bundle A B OUT` writes a site that a
+// plain file server (net/http's FileServer, knowing nothing of eval752)
+// hosts; opened, it loads A and B from its own origin with no click and
+// reaches ready with the counts `eval752 validate A B` prints; every request
+// stays on that origin; with the file server gone, a reload still opens
+// and scores them (the service worker cached the files).
+func TestBundleSite(t *testing.T) {
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "bad.eval752.zip")
+	if out, err := exec.Command(env.bin, "demo", "--bad", bad).CombinedOutput(); err != nil {
+		t.Fatalf("demo --bad: %v\n%s", err, out)
+	}
+	extra := filepath.Join(dir, "extra.jsonl")
+	os.WriteFile(extra, []byte(`{"id":"x-1","type":"freeform","inputs":{"text":"hi"},"answer":"x"}`+"\n"+`{"id":"x-2","type":"freeform"`+"\n"), 0o644)
+	cmd := exec.Command(env.bin, "validate", "--json", "bad.eval752.zip", "extra.jsonl")
+	cmd.Dir = dir
+	out, err := cmd.Output()
+	if ee, ok := err.(*exec.ExitError); err != nil && (!ok || ee.ExitCode() != 1) {
+		t.Fatalf("validate: %v", err)
+	}
+	var v validateOut
+	if err := json.Unmarshal(out, &v); err != nil {
+		t.Fatal(err)
+	}
+	if v.Counts.Error == 0 {
+		t.Fatal("the two files have no error: the counts would prove little")
+	}
+
+	site := filepath.Join(t.TempDir(), "site")
+	if o, err := exec.Command(env.bin, "export-static", "--dir", env.static, "--bundle", bad, extra, site).CombinedOutput(); err != nil {
+		t.Fatalf("export-static --bundle: %v\n%s", err, o)
+	}
+	for _, f := range []string{"index.html", "web/bundle/bad.eval752.zip", "web/bundle/extra.jsonl"} {
+		if _, err := os.Stat(filepath.Join(site, f)); err != nil {
+			t.Errorf("the site lacks %s", f)
+		}
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	hs := &http.Server{Handler: http.FileServer(http.Dir(site))}
+	go hs.Serve(ln)
+	base := "http://" + ln.Addr().String()
+
+	b := newBrowser(t)
+	b.openURL(base + "/")
+	b.waitReady(60 * time.Second)
+	if e, w := b.counts(); e != v.Counts.Error || w != v.Counts.Warning {
+		t.Errorf("bundle site: counts %d/%d, `eval752 validate` %d/%d", e, w, v.Counts.Error, v.Counts.Warning)
+	}
+	if n := eval[int](b, `document.querySelectorAll('[data-test=input]').length`); n < 2 {
+		t.Errorf("the overview lists %d files, want both bundle files", n)
+	}
+	b.assertPrivateAt(base)
+
+	// offline: the service worker has the page, the WASM and both files
+	b.waitJS(`!!navigator.serviceWorker.controller`, 30*time.Second)
+	b.waitJS(`(async () => { const ks = await caches.keys(); if (!ks.length) return false;
+		const c = await caches.open(ks[0]); return !!(await c.match('/web/bundle/bad.eval752.zip')) && !!(await c.match('/web/bundle/extra.jsonl')); })()`, 30*time.Second)
+	hs.Close()
+	if _, err := http.Get(base + "/"); err == nil {
+		t.Fatal("the file server still answers")
+	}
+	b.do(chromedp.Reload())
+	b.waitClient()
+	b.waitReady(60 * time.Second)
+	if e, w := b.counts(); e != v.Counts.Error || w != v.Counts.Warning {
+		t.Errorf("bundle site offline: counts %d/%d, `eval752 validate` %d/%d", e, w, v.Counts.Error, v.Counts.Warning)
 	}
 }

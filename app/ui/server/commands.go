@@ -3,6 +3,8 @@ package server
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"flag"
 	"fmt"
@@ -10,6 +12,7 @@ import (
 	"io/fs"
 	"net"
 	"net/http"
+	"net/url"
 	"os"
 	"path"
 	"path/filepath"
@@ -148,8 +151,15 @@ func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	fs := flag.NewFlagSet("export-static", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	dir := fs.String("dir", "", "take the page from this folder (as `make wasm` leaves static/) instead of the copy built into the binary")
+	var bundles []string
+	fs.Func("bundle", "a file the site opens at start (repeatable; `--bundle A B … OUT` takes every file up to OUT)", func(v string) error {
+		bundles = append(bundles, v)
+		return nil
+	})
 	fs.Usage = func() {
-		fmt.Fprintf(stderr, "usage: eval752 export-static [--dir static] OUT\n\n"+
+		fmt.Fprintf(stderr, "usage: eval752 export-static [--dir static] [--bundle FILE...] OUT\n\n"+
+			"With --bundle the site loads those files from its own origin when it opens (no\n"+
+			"click, nothing sent anywhere, offline after one visit): a public demo of a benchmark.\n"+
 			"Writes index.html, app.js, app-worker.js, manifest, wasm_exec.js and web/ into OUT;\n"+
 			"any static file server can host OUT (it works offline after one visit).\n\n")
 		fs.PrintDefaults()
@@ -160,7 +170,13 @@ func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		}
 		return cli.ExitCantRun
 	}
-	if fs.NArg() != 1 {
+	// `--bundle A B OUT`: the files after --bundle's value up to the last
+	// argument are bundles too
+	args = fs.Args()
+	if len(bundles) > 0 && len(args) > 1 {
+		bundles, args = append(bundles, args[:len(args)-1]...), args[len(args)-1:]
+	}
+	if len(args) != 1 {
 		fs.Usage()
 		return cli.ExitCantRun
 	}
@@ -169,11 +185,15 @@ func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		fmt.Fprintf(stderr, "eval752 export-static: %v\n", err)
 		return cli.ExitCantRun
 	}
-	if err := ExportFS(page, fs.Arg(0)); err != nil {
+	if err := ExportSite(page, args[0], bundles); err != nil {
 		fmt.Fprintf(stderr, "eval752 export-static: %v\n", err)
 		return cli.ExitCantRun
 	}
-	fmt.Fprintf(stdout, "wrote a static site to %s\n", fs.Arg(0))
+	if len(bundles) > 0 {
+		fmt.Fprintf(stdout, "wrote a static site to %s that opens %d file(s) at start\n", args[0], len(bundles))
+	} else {
+		fmt.Fprintf(stdout, "wrote a static site to %s\n", args[0])
+	}
 	return cli.ExitOK
 }
 
@@ -186,15 +206,49 @@ func Export(dir, out string) error {
 }
 
 // ExportFS writes the static site for the page in fsys into out.
-func ExportFS(fsys fs.FS, out string) error {
+func ExportFS(fsys fs.FS, out string) error { return ExportSite(fsys, out, nil) }
+
+// ExportSite is ExportFS for a site that opens the files bundles at start:
+// they are copied to out/web/bundle/ under their base names (two of one
+// name are refused) and named in the page (siteHandler).
+func ExportSite(fsys fs.FS, out string, bundles []string) error {
 	if err := checkFS(fsys, "the page"); err != nil {
 		return err
+	}
+	var site []siteFile
+	seen := map[string]bool{}
+	for _, b := range bundles {
+		name := filepath.Base(b)
+		if seen[name] {
+			return fmt.Errorf("two --bundle files are named %s: the site names its files by their base name", name)
+		}
+		seen[name] = true
+		data, err := os.ReadFile(b)
+		if err != nil {
+			return err
+		}
+		sum := sha256.Sum256(data)
+		site = append(site, siteFile{URL: "/web/bundle/" + url.PathEscape(name), Name: name, SHA256: hex.EncodeToString(sum[:])})
 	}
 	if err := os.MkdirAll(filepath.Join(out, "web"), 0o755); err != nil {
 		return err
 	}
-	if err := app.GenerateStaticWebsite(out, HandlerFS(fsys)); err != nil {
+	if err := app.GenerateStaticWebsite(out, siteHandler(fsys, site)); err != nil {
 		return err
+	}
+	if len(bundles) > 0 {
+		if err := os.MkdirAll(filepath.Join(out, "web", "bundle"), 0o755); err != nil {
+			return err
+		}
+		for _, b := range bundles {
+			data, err := os.ReadFile(b)
+			if err != nil {
+				return err
+			}
+			if err := os.WriteFile(filepath.Join(out, "web", "bundle", filepath.Base(b)), data, 0o644); err != nil {
+				return err
+			}
+		}
 	}
 	for _, f := range WebFiles {
 		if _, err := fs.Stat(fsys, f.Rel); err != nil && f.Optional {

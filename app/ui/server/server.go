@@ -13,6 +13,7 @@ import (
 	"compress/gzip"
 	"crypto/sha256"
 	"encoding/hex"
+	"html"
 	"io"
 	"io/fs"
 	"net/http"
@@ -44,6 +45,10 @@ type webFile struct {
 	// Optional files may be absent (the demo bundle before `make demo`).
 	Optional bool
 }
+
+// siteFile is a bundle a static site opens at start: its URL in the site
+// (/web/bundle/NAME), the name the page gives it, its sha256.
+type siteFile struct{ URL, Name, SHA256 string }
 
 // WebFiles are the only files served under /web/.
 var WebFiles = []webFile{
@@ -180,7 +185,13 @@ func Handler(dir string) *app.Handler { return HandlerFS(os.DirFS(dir)) }
 // version is version.Version plus a hash of the built files, so a new build
 // replaces the service worker's cache and an unchanged one keeps working
 // offline.
-func HandlerFS(fsys fs.FS) *app.Handler {
+func HandlerFS(fsys fs.FS) *app.Handler { return siteHandler(fsys, nil) }
+
+// siteHandler is HandlerFS for a site that opens bundles at start
+// (export-static --bundle): each bundle's URL is named by a
+// <meta name="eval752-bundle"> of the page, the service worker caches the
+// files, and their sha256 goes into the version.
+func siteHandler(fsys fs.FS, bundles []siteFile) *app.Handler {
 	ui.Register()
 	files := map[string]webFile{}
 	var cacheable []string
@@ -196,7 +207,20 @@ func HandlerFS(fsys fs.FS) *app.Handler {
 		}
 		cacheable = append(cacheable, f.URL)
 	}
+	var metas []string
+	version := versionFS(fsys)
+	if len(bundles) > 0 {
+		h := sha256.New()
+		io.WriteString(h, version)
+		for _, b := range bundles {
+			cacheable = append(cacheable, b.URL)
+			metas = append(metas, `<meta name="eval752-bundle" content="`+html.EscapeString(b.URL)+`" data-name="`+html.EscapeString(b.Name)+`">`)
+			io.WriteString(h, "\n"+b.URL+" "+b.SHA256)
+		}
+		version = version + "-site-" + hex.EncodeToString(h.Sum(nil))[:12]
+	}
 	return &app.Handler{
+		RawHeaders:  metas,
 		Name:        "eval752",
 		ShortName:   "eval752",
 		Title:       "eval752 — benchmark validator and scorer",
@@ -217,7 +241,7 @@ func HandlerFS(fsys fs.FS) *app.Handler {
 		Scripts:            []string{"/web/hooks.js"},
 		CacheableResources: cacheable,
 		Resources:          resources{fsys: fsys, files: files, gz: &gzCache{}},
-		Version:            versionFS(fsys),
+		Version:            version,
 		// app.wasm may travel gzip-compressed: the loader's progress
 		// counts the bytes it decodes, so it needs the raw size
 		WasmContentLength: wasmSize(fsys),
