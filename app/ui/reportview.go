@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"html"
 	"math"
+	"regexp"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -35,6 +37,11 @@ type reportView struct {
 
 	shown    *report.Report  // the report expanded refers to
 	expanded map[string]bool // long tables the user chose to show whole
+
+	// the picker (Scores, Comparison): only rows of this metric, of this
+	// stratum dimension ("split" for split=dev, split=test, or "all"),
+	// only this run's columns; "" = every one
+	pickMetric, pickStratum, pickRun string
 }
 
 func (v *reportView) Render() app.UI {
@@ -43,6 +50,7 @@ func (v *reportView) Render() app.UI {
 	}
 	if v.shown != v.Rep {
 		v.shown, v.expanded = v.Rep, nil
+		v.pickMetric, v.pickStratum, v.pickRun = "", "", ""
 	}
 	return v.renderReport(v.Kind, v.Rep)
 }
@@ -62,10 +70,84 @@ func (v *reportView) renderReport(kind string, r *report.Report) app.UI {
 				})),
 			)
 		}),
+		app.If(navigable(kind), func() app.UI { return v.renderIndex(r) }),
+		app.If(navigable(kind), func() app.UI { return v.renderPicker(r) }),
+		app.If(navigable(kind), func() app.UI { return chartLegend() }),
 		app.Range(r.Sections).Slice(func(i int) app.UI {
+			if navigable(kind) && i > 0 {
+				return v.renderFolded(kind, r.Sections[i])
+			}
 			return v.renderSection(kind, r.Sections[i])
 		}),
 	)
+}
+
+// navigable reports whether a report opens on its headline with the other
+// sections folded and a section index (Scores and Comparison: tens of
+// thousands of pixels unfolded).
+func navigable(kind string) bool { return kind == "score" || kind == "compare" }
+
+// renderIndex is the sticky index of the report's sections: a click opens
+// the section and scrolls to it.
+func (v *reportView) renderIndex(r *report.Report) app.UI {
+	return app.Nav().Class("rindex").Attr("data-test", "report-index").Attr("aria-label", "sections of the report").Body(
+		app.Span().Class("muted").Text("Sections: "),
+		app.Range(r.Sections).Slice(func(i int) app.UI {
+			sec := r.Sections[i]
+			title := sec.Title
+			if title == "" {
+				title = sec.ID
+			}
+			return app.Button().Class("link idx").Attr("data-test", "section-link").Attr("data-sec", sec.ID).
+				Text(title).OnClick(v.onJump)
+		}),
+	)
+}
+
+// renderFolded is a section beyond the headline: folded (<details>, its
+// tables in the DOM for the automation hooks, not drawn until opened).
+func (v *reportView) renderFolded(kind string, s report.Section) app.UI {
+	n := 0
+	for _, t := range s.Tables {
+		n += len(t.Rows)
+	}
+	title := s.Title
+	if title == "" {
+		title = s.ID
+	}
+	return app.Details().Class("rfold").ID(sectionID(kind, s.ID)).Attr("data-test", "section-fold").Attr("data-sec", s.ID).Open(v.picking()).Body(
+		app.Summary().Body(app.Span().Class("fold-title").Text(title),
+			app.Span().Class("muted").Text(fmt.Sprintf(" · %d tables, %d rows", len(s.Tables), n))),
+		v.renderSection(kind, s),
+	)
+}
+
+func sectionID(kind, sec string) string { return "sec-" + kind + "-" + strings.NewReplacer(".", "-", " ", "-").Replace(sec) }
+
+// onJump opens the section the index button names and scrolls to it.
+func (v *reportView) onJump(ctx app.Context, e app.Event) {
+	sec := dataOf(ctx, "sec")
+	doc := app.Window().Get("document")
+	el := doc.Call("querySelector", `[data-report="`+v.Kind+`"] [data-sec="`+sec+`"]:is(details, section)`)
+	if !el.Truthy() {
+		return
+	}
+	if el.Get("tagName").String() == "DETAILS" {
+		el.Set("open", true)
+	}
+	el.Call("scrollIntoView", map[string]any{"block": "start"})
+}
+
+// chartLegend says how the charts read: bars by run, CI whiskers, the
+// target line, pass / FAIL as a mark and a word, not a colour alone.
+func chartLegend() app.UI {
+	return app.Raw(`<div class="legend" data-test="chart-legend"><svg class="legend-svg" viewBox="0 0 620 22" role="img" aria-label="legend">` +
+		`<rect class="bar run-0" x="0" y="5" width="22" height="12" rx="2"/><text class="label" x="28" y="15">first run</text>` +
+		`<rect class="bar run-1" x="100" y="5" width="22" height="12" rx="2"/><text class="label" x="128" y="15">second run …</text>` +
+		`<line class="err" x1="222" y1="11" x2="262" y2="11"/><line class="err" x1="222" y1="6" x2="222" y2="16"/><line class="err" x1="262" y1="6" x2="262" y2="16"/><text class="label" x="268" y="15">95 % CI</text>` +
+		`<line class="target" x1="340" y1="3" x2="340" y2="19"/><text class="label" x="346" y="15">target</text>` +
+		`<text class="mark-pass" x="410" y="15">✓</text><text class="label" x="424" y="15">pass</text>` +
+		`<text class="mark-fail" x="470" y="15">✗</text><text class="label" x="484" y="15">FAIL (below / above target)</text></svg></div>`)
 }
 
 func (v *reportView) renderSection(kind string, s report.Section) app.UI {
@@ -95,7 +177,109 @@ func maxRows(kind, table string) int {
 	return 2000
 }
 
+// renderPicker offers the metrics, stratum dimensions and runs of the
+// report; a pick keeps the matching rows (and run columns) of every table
+// and opens every section.
+func (v *reportView) renderPicker(r *report.Report) app.UI {
+	var metrics, dims, runs []string
+	seen := map[string]bool{}
+	add := func(list *[]string, kind, x string) {
+		if x != "" && !seen[kind+x] {
+			seen[kind+x] = true
+			*list = append(*list, x)
+		}
+	}
+	for _, sec := range r.Sections {
+		for _, t := range sec.Tables {
+			for _, row := range t.Rows {
+				for _, c := range row {
+					if c.Metric == "" {
+						continue
+					}
+					add(&metrics, "m", c.Metric)
+					add(&dims, "d", stratumDim(c.Stratum))
+					add(&runs, "r", c.Run)
+				}
+			}
+		}
+	}
+	sort.Strings(metrics)
+	return app.Div().Class("filters picker").Attr("role", "group").Attr("aria-label", "pick figures").Body(
+		selectBox("p-metric-"+v.Kind, "metric", v.pickMetric, metrics, func(x string) { v.pickMetric = x }),
+		selectBox("p-stratum-"+v.Kind, "stratum", v.pickStratum, dims, func(x string) { v.pickStratum = x }),
+		app.If(len(runs) > 1, func() app.UI {
+			return selectBox("p-run-"+v.Kind, "run", v.pickRun, runs, func(x string) { v.pickRun = x })
+		}),
+		app.If(v.picking(), func() app.UI {
+			return app.Span().Class("muted").Text("showing the matching rows of every section")
+		}),
+	)
+}
+
+func (v *reportView) picking() bool { return v.pickMetric != "" || v.pickStratum != "" || v.pickRun != "" }
+
+// stratumDim is the dimension of a stratum: "split" for "split=dev",
+// "all" for "all".
+func stratumDim(st string) string {
+	if i := strings.IndexByte(st, '='); i > 0 {
+		return st[:i]
+	}
+	return st
+}
+
+// picked is t with only the rows and run columns the picker keeps.
+func (v *reportView) picked(t report.Table) report.Table {
+	if !v.picking() {
+		return t
+	}
+	keep := make([]bool, len(t.Columns))
+	for j, c := range t.Columns {
+		keep[j] = v.pickRun == "" || !strings.HasPrefix(c.Key, "run:") || c.Key == "run:"+v.pickRun
+	}
+	out := t
+	out.Columns = nil
+	for j, c := range t.Columns {
+		if keep[j] {
+			out.Columns = append(out.Columns, c)
+		}
+	}
+	out.Rows = nil
+	for _, row := range t.Rows {
+		match, figures := false, false
+		for _, c := range row {
+			if c.Metric == "" {
+				continue
+			}
+			figures = true
+			if (v.pickMetric == "" || c.Metric == v.pickMetric) && (v.pickStratum == "" || stratumDim(c.Stratum) == v.pickStratum) &&
+				(v.pickRun == "" || c.Run == "" || c.Run == v.pickRun) {
+				match = true
+			}
+		}
+		if !figures && v.pickMetric == "" && v.pickStratum == "" {
+			match = true // a table without figures (counts, definitions) stays
+		}
+		if !match {
+			continue
+		}
+		var nr []report.Cell
+		for j, c := range row {
+			if j < len(keep) && keep[j] {
+				nr = append(nr, c)
+			}
+		}
+		out.Rows = append(out.Rows, nr)
+	}
+	return out
+}
+
 func (v *reportView) renderTable(kind string, t report.Table) app.UI {
+	if navigable(kind) && v.picking() {
+		t = v.picked(t)
+		if len(t.Rows) == 0 {
+			return nil
+		}
+	}
 	key := kind + "/" + t.ID
 	rows := t.Rows
 	hidden := 0
@@ -169,6 +353,12 @@ func tableHTML(kind string, t report.Table, rows [][]report.Cell) string {
 			if j >= len(t.Columns) {
 				break
 			}
+			if t.Columns[j].Key == "item" && c.Metric == "" && c.Value == nil && c.Text != "" && itemTables[t.ID] {
+				// an item of the comparison or the audit: a link to it
+				// in the Items view (a state hash, see urlstate.go)
+				fmt.Fprintf(&b, `<td><a class="item-link" data-test="item-link" href="%s">%s</a></td>`, esc(itemHref(c.Text)), esc(c.Text))
+				continue
+			}
 			writeCell(&b, kind, t.ID, t.Columns[j].Key, label, c, j == 0)
 		}
 		b.WriteString(`</tr>`)
@@ -178,6 +368,9 @@ func tableHTML(kind string, t report.Table, rows [][]report.Cell) string {
 }
 
 var esc = html.EscapeString
+
+// itemTables are the tables whose "item" column names an item id.
+var itemTables = map[string]bool{"disagreements.items": true, "missing.items": true}
 
 // writeCell writes one table cell: a header or text cell, or a figure with
 // its CI, n/denominator, threshold badge and flag, carrying the automation
@@ -246,6 +439,9 @@ func writeCell(b *strings.Builder, kind, table, column, row string, c report.Cel
 
 // bar is one bar of a chart.
 type bar struct {
+	run           int // the run's index in the table (its colour); -1 none
+	target        float64
+	hasTarget     bool
 	metric        string
 	label         string
 	v, lo, hi     float64
@@ -274,6 +470,7 @@ func chartSVG(t report.Table, narrow bool) string {
 			}
 		}
 	}
+	runIdx := map[string]int{}
 	for _, row := range t.Rows {
 		rowLabel := ""
 		if len(row) > 0 && row[0].Metric == "" {
@@ -306,6 +503,18 @@ func chartSVG(t report.Table, narrow bool) string {
 			if c.Pass != nil {
 				b.hasPass, b.pass = true, *c.Pass
 			}
+			b.run = -1
+			if c.Run != "" {
+				if _, ok := runIdx[c.Run]; !ok {
+					runIdx[c.Run] = len(runIdx)
+				}
+				b.run = runIdx[c.Run]
+			}
+			if m := targetRe.FindString(c.Threshold); m != "" {
+				if tv, err := strconv.ParseFloat(m, 64); err == nil {
+					b.target, b.hasTarget = tv, true
+				}
+			}
 			bars = append(bars, b)
 		}
 	}
@@ -324,11 +533,11 @@ func chartSVG(t report.Table, narrow bool) string {
 		}
 		panels[b.metric] = append(panels[b.metric], b)
 	}
-	labelW, plotW, valueW, rowH, headH, axisH := 270.0, 420.0, 90.0, 22.0, 20.0, 22.0
+	labelW, plotW, valueW, rowH, headH, axisH := 270.0, 420.0, 130.0, 22.0, 20.0, 22.0
 	barTop := 4.0 // the bar's offset in its row
 	cls := "chart chart-wide"
 	if narrow {
-		labelW, plotW, valueW, rowH = 0, 270, 90, 34
+		labelW, plotW, valueW, rowH = 0, 250, 110, 34
 		barTop = 16
 		cls = "chart chart-narrow"
 	}
@@ -352,6 +561,9 @@ func chartSVG(t report.Table, narrow bool) string {
 		for _, b := range pb {
 			lo = math.Min(lo, math.Min(b.v, b.lo))
 			hi = math.Max(hi, math.Max(b.v, b.hi))
+			if b.hasTarget {
+				lo, hi = math.Min(lo, b.target), math.Max(hi, b.target)
+			}
 		}
 		if lo >= 0 && hi <= 1 {
 			lo, hi = 0, 1
@@ -375,13 +587,11 @@ func chartSVG(t report.Table, narrow bool) string {
 		zero := x(0)
 		for i, b := range pb {
 			y := top + rowH*float64(i)
+			// the colour says the run; pass / FAIL is a mark and a word
+			// beside the value, not a colour
 			cls := "bar"
-			if b.hasPass {
-				if b.pass {
-					cls += " bar-pass"
-				} else {
-					cls += " bar-fail"
-				}
+			if b.run >= 0 {
+				cls += " run-" + strconv.Itoa(b.run%6)
 			}
 			x0, x1 := math.Min(zero, x(b.v)), math.Max(zero, x(b.v))
 			label := b.label
@@ -410,7 +620,19 @@ func chartSVG(t report.Table, narrow bool) string {
 				fmt.Fprintf(&s, `<line class="err" x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f"/>`, x(b.lo), cy-5, x(b.lo), cy+5)
 				fmt.Fprintf(&s, `<line class="err" x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f"/>`, x(b.hi), cy-5, x(b.hi), cy+5)
 			}
-			fmt.Fprintf(&s, `<text class="value" x="%.1f" y="%.1f">%s</text></g>`, labelW+plotW+8, y+barTop+barH*0.8, html.EscapeString(b.display))
+			if b.hasTarget {
+				tx := x(b.target)
+				fmt.Fprintf(&s, `<line class="target" x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f"/>`, tx, y+barTop-3, tx, y+barTop+barH+3)
+			}
+			mark := ""
+			if b.hasPass {
+				if b.pass {
+					mark = `<tspan class="mark-pass"> ✓</tspan>`
+				} else {
+					mark = `<tspan class="mark-fail"> ✗ FAIL</tspan>`
+				}
+			}
+			fmt.Fprintf(&s, `<text class="value" x="%.1f" y="%.1f">%s%s</text></g>`, labelW+plotW+8, y+barTop+barH*0.8, html.EscapeString(b.display), mark)
 		}
 		if lo < 0 {
 			fmt.Fprintf(&s, `<line class="zero" x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f"/>`, zero, top, zero, bottom)
@@ -420,6 +642,9 @@ func chartSVG(t report.Table, narrow bool) string {
 	s.WriteString(`</svg>`)
 	return s.String()
 }
+
+// targetRe finds the number of a threshold ("≥ 0.90" → 0.90).
+var targetRe = regexp.MustCompile(`[-+]?[0-9]*\.?[0-9]+`)
 
 type tick struct {
 	v     float64

@@ -14,16 +14,20 @@ func TestChartSVGScalesPerMetric(t *testing.T) {
 		Columns: []report.Column{{Key: "run", Label: "run"}, {Key: "acc", Label: "accuracy"}, {Key: "cost", Label: "cost"}},
 		Rows: [][]report.Cell{{
 			{Text: "r1"},
-			{Metric: "acc", Value: report.F(0.5), CILow: report.F(0.4), CIHigh: report.F(0.6), Pass: &yes, Threshold: "≥ 0.4"},
-			{Metric: "cost", Value: report.F(200)},
+			{Metric: "acc", Run: "r1", Value: report.F(0.5), CILow: report.F(0.4), CIHigh: report.F(0.6), Pass: &yes, Threshold: "≥ 0.4"},
+			{Metric: "cost", Run: "r1", Value: report.F(200)},
 		}}}
 	svg := chartSVG(tb, false)
 	// Plot area: x from 270 to 690 (labelW 270, plotW 420).
-	// acc 0.5 on the rate scale [0, 1]: width 0.5·420 = 210, a passing bar.
-	// Its CI [0.4, 0.6] spans x = 270+0.4·420 = 438 to 270+0.6·420 = 522.
+	// acc 0.5 on the rate scale [0, 1]: width 0.5·420 = 210, coloured as
+	// the table's first run, passing: a ✓ beside the value.
+	// Its CI [0.4, 0.6] spans x = 270+0.4·420 = 438 to 270+0.6·420 = 522;
+	// the target 0.4 is a line at x = 438.
 	// cost 200 on its own scale [0, 200]: width 420.
 	for _, want := range []string{
-		`<rect class="bar bar-pass" x="270.0" y="24.0" width="210.0"`,
+		`<rect class="bar run-0" x="270.0" y="24.0" width="210.0"`,
+		`<line class="target" x1="438.0"`,
+		`0.5000<tspan class="mark-pass"> ✓</tspan>`,
 		`<line class="err" x1="438.0" y1="31.0" x2="522.0" y2="31.0"/>`,
 		`width="420.0"`,
 		`>acc</text>`, `>cost</text>`,
