@@ -122,7 +122,9 @@ func (v *reportView) renderFolded(kind string, s report.Section) app.UI {
 	)
 }
 
-func sectionID(kind, sec string) string { return "sec-" + kind + "-" + strings.NewReplacer(".", "-", " ", "-").Replace(sec) }
+func sectionID(kind, sec string) string {
+	return "sec-" + kind + "-" + strings.NewReplacer(".", "-", " ", "-").Replace(sec)
+}
 
 // onJump opens the section the index button names and scrolls to it.
 func (v *reportView) onJump(ctx app.Context, e app.Event) {
@@ -216,7 +218,9 @@ func (v *reportView) renderPicker(r *report.Report) app.UI {
 	)
 }
 
-func (v *reportView) picking() bool { return v.pickMetric != "" || v.pickStratum != "" || v.pickRun != "" }
+func (v *reportView) picking() bool {
+	return v.pickMetric != "" || v.pickStratum != "" || v.pickRun != ""
+}
 
 // stratumDim is the dimension of a stratum: "split" for "split=dev",
 // "all" for "all".
