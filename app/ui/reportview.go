@@ -72,7 +72,7 @@ func (v *reportView) renderReport(kind string, r *report.Report) app.UI {
 		}),
 		app.If(navigable(kind), func() app.UI { return v.renderIndex(r) }),
 		app.If(navigable(kind), func() app.UI { return v.renderPicker(r) }),
-		app.If(navigable(kind), func() app.UI { return chartLegend() }),
+		app.If(navigable(kind), func() app.UI { return chartLegend(r) }),
 		app.Range(r.Sections).Slice(func(i int) app.UI {
 			if navigable(kind) && i > 0 {
 				return v.renderFolded(kind, r.Sections[i])
@@ -140,16 +140,47 @@ func (v *reportView) onJump(ctx app.Context, e app.Event) {
 	el.Call("scrollIntoView", map[string]any{"block": "start"})
 }
 
-// chartLegend says how the charts read: bars by run, CI whiskers, the
-// target line, pass / FAIL as a mark and a word, not a colour alone.
-func chartLegend() app.UI {
-	return app.Raw(`<div class="legend" data-test="chart-legend"><svg class="legend-svg" viewBox="0 0 620 22" role="img" aria-label="legend">` +
-		`<rect class="bar run-0" x="0" y="5" width="22" height="12" rx="2"/><text class="label" x="28" y="15">first run</text>` +
-		`<rect class="bar run-1" x="100" y="5" width="22" height="12" rx="2"/><text class="label" x="128" y="15">second run …</text>` +
-		`<line class="err" x1="222" y1="11" x2="262" y2="11"/><line class="err" x1="222" y1="6" x2="222" y2="16"/><line class="err" x1="262" y1="6" x2="262" y2="16"/><text class="label" x="268" y="15">95 % CI</text>` +
-		`<line class="target" x1="340" y1="3" x2="340" y2="19"/><text class="label" x="346" y="15">target</text>` +
-		`<text class="mark-pass" x="410" y="15">✓</text><text class="label" x="424" y="15">pass</text>` +
-		`<text class="mark-fail" x="470" y="15">✗</text><text class="label" x="484" y="15">FAIL (below / above target)</text></svg></div>`)
+// chartLegend says how the charts read: a colour per run (named, in the
+// order the tables list them), CI whiskers, the target line, pass / FAIL as
+// a mark and a word, not a colour alone.
+func chartLegend(r *report.Report) app.UI {
+	var runs []string
+	seen := map[string]bool{}
+	for _, sec := range r.Sections {
+		for _, t := range sec.Tables {
+			for _, row := range t.Rows {
+				for _, c := range row {
+					if c.Run != "" && c.Metric != "" && !seen[c.Run] {
+						seen[c.Run] = true
+						runs = append(runs, c.Run)
+					}
+				}
+			}
+		}
+	}
+	var b strings.Builder
+	x := 0.0
+	for i, run := range runs {
+		if i == 6 {
+			break
+		}
+		label := run
+		if len([]rune(label)) > 24 {
+			label = string([]rune(label)[:23]) + "…"
+		}
+		fmt.Fprintf(&b, `<rect class="bar run-%d" x="%.0f" y="5" width="18" height="12" rx="2"/><text class="label" x="%.0f" y="15">%s</text>`, i, x, x+24, esc(label))
+		x += 24 + 7.5*float64(len([]rune(label))) + 18
+	}
+	fmt.Fprintf(&b, `<line class="err" x1="%.0f" y1="11" x2="%.0f" y2="11"/><line class="err" x1="%.0f" y1="6" x2="%.0f" y2="16"/><line class="err" x1="%.0f" y1="6" x2="%.0f" y2="16"/><text class="label" x="%.0f" y="15">95 %% CI</text>`,
+		x, x+36, x, x, x+36, x+36, x+42)
+	x += 110
+	fmt.Fprintf(&b, `<line class="target" x1="%.0f" y1="3" x2="%.0f" y2="19"/><text class="label" x="%.0f" y="15">target</text>`, x, x, x+6)
+	x += 64
+	fmt.Fprintf(&b, `<text class="mark-pass" x="%.0f" y="15">✓</text><text class="label" x="%.0f" y="15">pass</text>`, x, x+14)
+	x += 56
+	fmt.Fprintf(&b, `<text class="mark-fail" x="%.0f" y="15">✗ FAIL</text><text class="label" x="%.0f" y="15">misses its target</text>`, x, x+52)
+	x += 190
+	return app.Raw(fmt.Sprintf(`<div class="legend" data-test="chart-legend"><svg class="legend-svg" viewBox="0 0 %.0f 22" width="%.0f" role="img" aria-label="legend: a colour per run, 95 %% CI whiskers, dashed target line, ✓ pass, ✗ FAIL">%s</svg></div>`, x, x, b.String()))
 }
 
 func (v *reportView) renderSection(kind string, s report.Section) app.UI {
