@@ -6,6 +6,7 @@ import (
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
+	"eval752/app/model"
 	"eval752/app/ui/wire"
 	"eval752/app/version"
 )
@@ -340,7 +341,7 @@ func (p *Page) renderView() app.UI {
 					app.Span().Class("muted").Text(" The audit's own checks (refusal audit, leakage) are counted here and by `eval752 audit`, not in the validation summary above."),
 				)
 			}),
-			p.reportOrEmpty("audit", audit, "Nothing to audit in these inputs."),
+			&reportView{Kind: "audit", Rep: audit, Empty: "Nothing to audit in these inputs.", Unchecked: p.unchecked()},
 		)
 	case "items":
 		lazy = p.renderItems()
@@ -355,6 +356,15 @@ func (p *Page) renderView() app.UI {
 		panel("scores", p.reportOrEmpty("score", p.report("score"), "Nothing to score: the inputs hold no results, predictions or TREC run.")),
 		app.Div().Class("panel").Attr("data-panel", "lazy").Hidden(lazy == nil).Body(lazy),
 	)
+}
+
+// unchecked is uncheckedRules for the loaded inputs' formats.
+func (p *Page) unchecked() map[string]string {
+	formats := map[model.Format]bool{}
+	for _, in := range p.res.Inputs {
+		formats[model.Format(in.Format)] = true
+	}
+	return uncheckedRules(formats)
 }
 
 func (p *Page) renderWelcome() app.UI {

@@ -34,6 +34,9 @@ type reportView struct {
 	Kind  string
 	Rep   *report.Report
 	Empty string // shown when Rep is nil
+	// Unchecked (audit): rules the inputs could not exercise, with what to
+	// load (uncheckedRules)
+	Unchecked map[string]string
 
 	shown    *report.Report  // the report expanded refers to
 	expanded map[string]bool // long tables the user chose to show whole
@@ -184,8 +187,15 @@ func chartLegend(r *report.Report) app.UI {
 }
 
 func (v *reportView) renderSection(kind string, s report.Section) app.UI {
+	banner := ""
+	if kind == "audit" {
+		banner = auditBanner(s.ID, v.Unchecked)
+	}
 	return app.Section().Class("rsection").Attr("data-section", s.ID).Body(
 		app.If(s.Title != "", func() app.UI { return app.H3().Text(s.Title) }),
+		app.If(banner != "", func() app.UI {
+			return app.P().Class("not-checked").Attr("data-test", "not-checked").Text(banner)
+		}),
 		app.Range(s.Text).Slice(func(i int) app.UI { return app.P().Text(s.Text[i]) }),
 		app.Range(s.Tables).Slice(func(i int) app.UI { return v.renderTable(kind, s.Tables[i]) }),
 		app.If(len(s.Notes) > 0, func() app.UI {
@@ -328,7 +338,11 @@ func (v *reportView) renderTable(kind string, t report.Table) app.UI {
 		// a narrow drawing (labels above the bars) for small screens:
 		// the wide one scaled to 390 px would print 4 px text
 		app.If(t.Chart, func() app.UI { return app.Raw(chartSVG(t, true)) }),
-		app.Raw(tableHTML(kind, t, rows)),
+		app.If(kind == "audit" && t.ID == "refusal-distribution", func() app.UI {
+			th, ok := v.configNumber("refusal_threshold")
+			return app.Raw(refusalPlot(t, th, ok))
+		}),
+		app.Raw(tableHTML(kind, t, rows, v.Unchecked)),
 		app.If(hidden > 0, func() app.UI {
 			return app.Button().Class("button small").Attr("data-test", "show-all-rows").Attr("data-key", key).
 				Text(fmt.Sprintf("show all %d rows (%d more)", len(t.Rows), hidden)).
@@ -340,6 +354,17 @@ func (v *reportView) renderTable(kind string, t report.Table) app.UI {
 			}))
 		}),
 	)
+}
+
+// configNumber reads a number from the report's configuration.
+func (v *reportView) configNumber(key string) (float64, bool) {
+	for _, kv := range v.Rep.Config {
+		if kv.Key == key {
+			f, err := strconv.ParseFloat(kv.Value, 64)
+			return f, err == nil
+		}
+	}
+	return 0, false
 }
 
 // onShowAll expands the table the clicked button names (data-key; see
@@ -367,7 +392,7 @@ func FullValue(v *float64) string {
 // seconds; one innerHTML assignment takes milliseconds. Every text and
 // attribute is escaped; the markup has no script and no inline style (the
 // CSP forbids both).
-func tableHTML(kind string, t report.Table, rows [][]report.Cell) string {
+func tableHTML(kind string, t report.Table, rows [][]report.Cell, unchecked map[string]string) string {
 	var b strings.Builder
 	b.WriteString(`<div class="scroll"><table class="grid"><thead><tr>`)
 	for _, c := range t.Columns {
@@ -392,6 +417,14 @@ func tableHTML(kind string, t report.Table, rows [][]report.Cell) string {
 				// an item of the comparison or the audit: a link to it
 				// in the Items view (a state hash, see urlstate.go)
 				fmt.Fprintf(&b, `<td><a class="item-link" data-test="item-link" href="%s">%s</a></td>`, esc(itemHref(c.Text)), esc(c.Text))
+				continue
+			}
+			if note := unchecked[label]; note != "" && kind == "audit" && t.Columns[j].Key == "count" && c.Value != nil && *c.Value == 0 {
+				// 0 findings of a rule that could not run: say so
+				var cell strings.Builder
+				writeCell(&cell, kind, t.ID, t.Columns[j].Key, label, c, j == 0)
+				b.WriteString(strings.TrimSuffix(cell.String(), "</td>"))
+				fmt.Fprintf(&b, `<span class="badge unchecked" data-test="not-checked" data-code="%s">%s</span></td>`, esc(label), esc(note))
 				continue
 			}
 			writeCell(&b, kind, t.ID, t.Columns[j].Key, label, c, j == 0)

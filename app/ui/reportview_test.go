@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"eval752/app/model"
 	"eval752/app/report"
 	"eval752/app/ui/wire"
 )
@@ -93,6 +94,40 @@ func TestStatusWords(t *testing.T) {
 		"score": "step 3 of 4: scoring", "audit": "step 4 of 4: auditing", "": "step 1 of 4: reading the files"} {
 		if got := stageLabel(stage); got != want {
 			t.Errorf("stage %q: %q, want %q", stage, got, want)
+		}
+	}
+}
+
+// TestUnchecked: without a corpus the leakage rules that read documents or
+// chunks and the refusal similarity are "not checked"; with a clause index
+// only the corpus-only ones; v2's clause rules only when v2 questions are
+// loaded without a clause index.
+func TestUnchecked(t *testing.T) {
+	none := uncheckedRules(map[model.Format]bool{model.FormatItem: true})
+	if none["audit.leak-doc-exact"] != needCorpus || none["audit.refusal-similar"] != needText || none["v2.provenance-missing"] != "" {
+		t.Errorf("no corpus: %v", none)
+	}
+	clause := uncheckedRules(map[model.Format]bool{model.FormatV2Question: true, model.FormatClause: true})
+	if clause["audit.refusal-similar"] != "" || clause["audit.leak-chunk-near"] != needCorpus || clause["v2.provenance-missing"] != "" {
+		t.Errorf("clause index: %v", clause)
+	}
+	if v2 := uncheckedRules(map[model.Format]bool{model.FormatV2Question: true, model.FormatRAGChunk: true}); v2["v2.provenance-missing"] != needClause || v2["audit.leak-chunk-near"] != "" {
+		t.Errorf("v2 without clause index: %v", v2)
+	}
+	if all := uncheckedRules(map[model.Format]bool{model.FormatRAGChunk: true, model.FormatClause: true}); all != nil {
+		t.Errorf("everything loaded: %v", all)
+	}
+}
+
+// TestRefusalPlot: the box plot places the threshold and each group's
+// median on the [0, 1] scale (x = 200 + v·460).
+func TestRefusalPlot(t *testing.T) {
+	tb := report.Table{ID: "refusal-distribution", Columns: []report.Column{{Key: "group"}, {Key: "n"}, {Key: "median"}, {Key: "p5"}, {Key: "p90"}, {Key: "max"}},
+		Rows: [][]report.Cell{{{Text: "answerable"}, {Value: report.F(86)}, {Value: report.F(0.5)}, {Value: report.F(0.1)}, {Value: report.F(0.6)}, {Value: report.F(0.7)}}}}
+	svg := refusalPlot(tb, 0.25, true)
+	for _, want := range []string{`<line class="median" x1="430.0"`, `x1="315.0" y1="16.0" x2="315.0"`, `>answerable (n=86)<`, `threshold 0.25`} {
+		if !strings.Contains(svg, want) {
+			t.Errorf("plot lacks %s:\n%s", want, svg)
 		}
 	}
 }
