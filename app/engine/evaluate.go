@@ -120,6 +120,9 @@ func scoreInto(res *Result, ds *dataset.Dataset, opt Options) error {
 	for _, r := range set.Runs {
 		res.Runs = append(res.Runs, r.Run)
 	}
+	if len(set.Runs) == 0 && len(set.Units) > 0 {
+		res.Annotations = score.UnitDetails(set)
+	}
 	if len(set.Runs) == 0 || len(set.Units) == 0 {
 		return nil
 	}

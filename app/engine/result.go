@@ -40,6 +40,9 @@ type Result struct {
 	// bundle's meta.json name, else the first input's base name without
 	// its extensions (DatasetName). Not part of the JSON.
 	Name string `json:"-"`
+	// Annotations are the items of a set without runs (score.UnitDetails),
+	// so the page can browse an annotation-only set. Not part of the JSON.
+	Annotations []report.ItemDetail `json:"-"`
 
 	// set and opt are what scoring ran on, kept for Recompare; compared
 	// names the runs of Compare (A, B).

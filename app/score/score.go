@@ -587,6 +587,17 @@ func resolutionSection(set *itemscore.Set, runs []string) report.Section {
 	return sec
 }
 
+// UnitDetails is the item browser's records of a set no run answered (an
+// annotation-only set): every unit with its gold, reference and strata.
+func UnitDetails(set *itemscore.Set) []report.ItemDetail {
+	out := make([]report.ItemDetail, len(set.Units))
+	for i, u := range set.Units {
+		out[i] = report.ItemDetail{ID: u.ID, Path: u.Loc.Path, Line: u.Loc.Line, Format: string(u.Format), Question: u.Question,
+			Reference: u.Reference, Strata: u.Strata, Gold: u.Gold}
+	}
+	return out
+}
+
 // itemDetails builds the item browser's records: every unit with each
 // selected run's detail (per-item scores filled from Values when the detail
 // has none).

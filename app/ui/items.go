@@ -2,8 +2,10 @@ package ui
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
+	"strings"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
@@ -17,7 +19,7 @@ const itemsPerPage = 25
 // (they stay there; only one page crosses to the UI thread).
 func (p *Page) renderItems() app.UI {
 	if p.meta.Items == 0 {
-		return app.P().Class("empty").Text("No per-item details: these inputs hold no scored run.")
+		return app.P().Class("empty").Text("No items: these inputs hold no annotated item.")
 	}
 	pg := p.ipage
 	runs := p.res.Runs
@@ -32,6 +34,8 @@ func (p *Page) renderItems() app.UI {
 					}),
 			),
 			checkBox("i-fail", "failures only", p.iq.Failures, func(v bool) { p.iq.Failures, p.iq.Offset = v, 0; p.requestItems() }),
+			p.itemSort(),
+			checkBox("i-desc", "reversed", p.iq.Desc, func(v bool) { p.iq.Desc, p.iq.Offset = v, 0; p.requestItems() }),
 			app.If(len(runs) >= 2, func() app.UI {
 				return app.Span().Class("group").Body(
 					checkBox("i-diff", "differences only", p.iq.Differences, func(v bool) { p.iq.Differences, p.iq.Offset = v, 0; p.requestItems() }),
@@ -77,6 +81,59 @@ func (p *Page) onAllItems(ctx app.Context, e app.Event) {
 func itemHref(id string) string {
 	return "#" + viewState{View: "items", Item: id, Finding: -1}.encode()
 }
+
+// itemSort is the items' sort: as read, by id, differences first, or by a
+// per-item metric of run A (the metrics of the page shown).
+func (p *Page) itemSort() app.UI {
+	opts := []string{"id"}
+	labels := map[string]string{"": "as read", "id": "id", "differ": "differences first"}
+	if len(p.res.Runs) >= 2 {
+		opts = append(opts, "differ")
+	}
+	seen := map[string]bool{}
+	var metrics []string
+	if p.ipage != nil {
+		for _, it := range p.ipage.Items {
+			for _, r := range it.Runs {
+				for k := range r.Scores {
+					if !seen[k] {
+						seen[k] = true
+						metrics = append(metrics, k)
+					}
+				}
+			}
+		}
+	}
+	if cur := strings.TrimPrefix(p.iq.Sort, "metric:"); cur != p.iq.Sort && !seen[cur] {
+		metrics = append(metrics, cur)
+	}
+	sort.Strings(metrics)
+	for _, m := range metrics {
+		opts = append(opts, "metric:"+m)
+		labels["metric:"+m] = m
+	}
+	return app.Label().Class("sel").For("i-sort").Body(
+		app.Span().Text("sort "),
+		app.Select().ID("i-sort").Attr("data-test", "i-sort").OnChange(func(ctx app.Context, e app.Event) {
+			v := ""
+			if ctx.JSSrc().Get("selectedIndex").Int() > 0 {
+				v = ctx.JSSrc().Get("value").String()
+			}
+			p.iq.Sort, p.iq.Offset = v, 0
+			p.requestItems()
+		}).Body(
+			app.Option().Value("").Selected(p.iq.Sort == "").Text("as read"),
+			app.Range(opts).Slice(func(i int) app.UI {
+				return app.Option().Value(opts[i]).Selected(p.iq.Sort == opts[i]).Text(labels[opts[i]])
+			}),
+		),
+	)
+}
+
+// keyMetrics are the per-item metrics a card shows first (when present);
+// the others wait behind a disclosure.
+var keyMetrics = []string{"answer.correct", "answer.exact", "answer.mcq_partial", "answer.numeric", "code.passed",
+	"hit@1", "recall@10", "ndcg@10", "mrr", "evidence_group_recall@10", "complete_hit@10", "refusal.correct"}
 
 func checkBox(id, label string, cur bool, set func(bool)) app.UI {
 	return app.Label().Class("check").For(id).Body(
@@ -184,6 +241,18 @@ func renderRunItem(r report.RunItem) app.UI {
 		keys = append(keys, k)
 	}
 	sort.Strings(keys)
+	// the key metrics first; the rest (often tens of @k variants) folded
+	var head, rest []string
+	for _, k := range keyMetrics {
+		if _, ok := r.Scores[k]; ok {
+			head = append(head, k)
+		}
+	}
+	for _, k := range keys {
+		if !slices.Contains(head, k) {
+			rest = append(rest, k)
+		}
+	}
 	return app.Div().Class(cls).Attr("data-run", r.Run).Body(
 		app.H5().Body(app.Text(r.Run), app.If(verdict != "", func() app.UI {
 			return app.Span().Class("badge " + verdict).Text(verdict)
@@ -221,15 +290,25 @@ func renderRunItem(r report.RunItem) app.UI {
 				)
 			}))
 		}),
-		app.If(len(keys) > 0, func() app.UI {
-			return app.Dl().Class("scores").Body(app.Range(keys).Slice(func(i int) app.UI {
-				return app.Div().Class("kv").Body(
-					app.Dt().Text(keys[i]),
-					app.Dd().Text(strconv.FormatFloat(r.Scores[keys[i]], 'f', 4, 64)),
-				)
-			}))
+		app.If(len(head) > 0, func() app.UI { return scoreList(head, r.Scores) }),
+		app.If(len(rest) > 0, func() app.UI {
+			label := fmt.Sprintf("all %d per-item metrics", len(keys))
+			if len(head) == 0 {
+				label = fmt.Sprintf("%d per-item metrics", len(keys))
+			}
+			return app.Details().Class("more-metrics").Body(app.Summary().Text(label), scoreList(rest, r.Scores))
 		}),
 	)
+}
+
+// scoreList is a list of per-item metric values.
+func scoreList(keys []string, scores map[string]float64) app.UI {
+	return app.Dl().Class("scores").Body(app.Range(keys).Slice(func(i int) app.UI {
+		return app.Div().Class("kv").Attr("data-test", "item-metric").Attr("data-metric", keys[i]).Body(
+			app.Dt().Text(keys[i]),
+			app.Dd().Text(strconv.FormatFloat(scores[keys[i]], 'f', 4, 64)),
+		)
+	}))
 }
 
 // ---- export ----

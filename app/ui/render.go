@@ -259,7 +259,7 @@ func (p *Page) renderSummary() app.UI {
 		),
 		app.Div().Class("stat").Body(
 			app.Span().Class("stat-n").Text(strconv.Itoa(p.meta.Items)),
-			app.Span().Class("stat-l").Text("scored items"),
+			app.Span().Class("stat-l").Text(map[bool]string{true: "scored items", false: "items"}[len(p.res.Runs) > 0]),
 		),
 	)
 }

@@ -32,6 +32,8 @@ type viewState struct {
 	Failures, Differs bool
 	RunA, RunB        string // the differences filter's runs
 	Item              string // the open item's id
+	ItemSort          string // items sort (wire.ItemQuery.Sort)
+	ItemDesc          bool
 
 	CmpA, CmpB string // compared runs ("" = the first two)
 }
@@ -68,6 +70,8 @@ func (s viewState) encode() string {
 	set("run_a", s.RunA)
 	set("run_b", s.RunB)
 	set("item", s.Item)
+	set("isort", s.ItemSort)
+	flag("idesc", s.ItemDesc)
 	set("a", s.CmpA)
 	set("b", s.CmpB)
 	return v.Encode()
@@ -90,6 +94,7 @@ func parseState(h string) viewState {
 		From: num("from", 0), Finding: num("finding", -1),
 		Search: v.Get("q"), Failures: v.Get("failures") == "1", Differs: v.Get("differences") == "1",
 		RunA: v.Get("run_a"), RunB: v.Get("run_b"), Item: v.Get("item"),
+		ItemSort: v.Get("isort"), ItemDesc: v.Get("idesc") == "1",
 		CmpA: v.Get("a"), CmpB: v.Get("b"),
 	}
 	if !validTab(s.View) {
@@ -125,6 +130,7 @@ func (p *Page) state() viewState {
 		Finding: -1,
 		Search:  p.iq.Search, Failures: p.iq.Failures, Differs: p.iq.Differences,
 		RunA: p.iq.RunA, RunB: p.iq.RunB, Item: p.iq.ID,
+		ItemSort: p.iq.Sort, ItemDesc: p.iq.Desc,
 		CmpA: p.cmp.A, CmpB: p.cmp.B,
 	}
 	switch {
@@ -166,7 +172,8 @@ func (p *Page) setState(s viewState) {
 	if needFind {
 		p.requestFindings()
 	}
-	iq := wire.ItemQuery{Search: s.Search, Failures: s.Failures, Differences: s.Differs, RunA: s.RunA, RunB: s.RunB, ID: s.Item}
+	iq := wire.ItemQuery{Search: s.Search, Failures: s.Failures, Differences: s.Differs, RunA: s.RunA, RunB: s.RunB, ID: s.Item,
+		Sort: s.ItemSort, Desc: s.ItemDesc}
 	if iq != p.iq {
 		p.iq = iq
 		if p.meta.Items > 0 {

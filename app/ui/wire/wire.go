@@ -80,6 +80,11 @@ type ItemQuery struct {
 	RunB        string `json:"run_b"`        // default: second run
 	Search      string `json:"search"`       // substring of id or question
 	ID          string `json:"id,omitempty"` // only the item with this id (an opened item)
+	// Sort orders the matching items (stably): "" as read, "id", "differ"
+	// (items where run A and run B differ first), "metric:NAME" (by the
+	// metric's value for run A, items without it last). Desc reverses it.
+	Sort string `json:"sort,omitempty"`
+	Desc bool   `json:"desc,omitempty"`
 }
 
 // ItemPage is one page of matching items.

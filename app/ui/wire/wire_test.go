@@ -91,6 +91,12 @@ func TestPageFilters(t *testing.T) {
 		{"unknown run: no differences", ItemQuery{Differences: true, RunB: "nope"}, "", 0},
 		{"one item by id (exact, not a substring)", ItemQuery{ID: "b"}, "b", 1},
 		{"id and another filter", ItemQuery{ID: "a", Failures: true}, "", 0},
+		{"sorted by id, descending", ItemQuery{Sort: "id", Desc: true}, "e,d,c,b,a", 5},
+		// r1 vs r2 differ on b, d, e: those first, each group as read
+		{"differences first", ItemQuery{Sort: "differ"}, "b,d,e,a,c", 5},
+		// ndcg@10 of r1: d 0, e 1; the others have none (last, as read)
+		{"by metric of run A", ItemQuery{Sort: "metric:ndcg@10"}, "d,e,a,b,c", 5},
+		{"by metric of run A, descending", ItemQuery{Sort: "metric:ndcg@10", Desc: true}, "e,d,a,b,c", 5},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -35,6 +35,8 @@ func Export(r *engine.Result, req wire.ExportRequest) (name, mime string, data [
 			items = r.Score.Items
 		case r.Compare != nil:
 			items = r.Compare.Items
+		default:
+			items = r.Annotations
 		}
 		if items == nil {
 			return "", "", nil, fmt.Errorf("there are no per-item details for these inputs")
@@ -138,5 +140,9 @@ func Slim(r *engine.Result) (engine.Result, []report.ItemDetail) {
 	out.Compare = strip(r.Compare)
 	out.Audit = strip(r.Audit)
 	out.Overview = strip(r.Overview)
+	if items == nil {
+		items = r.Annotations // a set without runs: its items, no run detail
+	}
+	out.Annotations = nil
 	return out, items
 }
