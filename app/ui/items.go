@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
 	"slices"
 	"sort"
@@ -55,7 +57,7 @@ func (p *Page) renderItems() app.UI {
 			return app.Div().Body(
 				app.P().Class("muted").Attr("data-test", "items-count").Text(fmt.Sprintf("%d of %d items match; showing %d–%d",
 					pg.Matches, pg.Total, min(pg.Offset+1, pg.Matches), min(pg.Offset+len(pg.Items), pg.Matches))),
-				app.Range(pg.Items).Slice(func(i int) app.UI { return renderItem(pg.Items[i]) }),
+				app.Range(pg.Items).Slice(func(i int) app.UI { return p.renderItem(pg.Items[i]) }),
 				app.Div().Class("pager").Body(
 					app.Button().Class("button").Disabled(pg.Offset == 0).Text("← previous").OnClick(func(ctx app.Context, e app.Event) {
 						p.iq.Offset = max(p.ipage.Offset-itemsPerPage, 0)
@@ -158,7 +160,54 @@ func runSelect(id, label, cur string, runs []string, def int, set func(string)) 
 	)
 }
 
-func renderItem(it report.ItemDetail) app.UI {
+// onRaw opens (or closes) the raw record of the item the button names:
+// its line as read and the findings on that line with their pointers.
+func (p *Page) onRaw(ctx app.Context, e app.Event) {
+	id := dataOf(ctx, "id")
+	if p.rawItem == id {
+		p.rawItem = ""
+		return
+	}
+	line, _ := strconv.Atoi(dataOf(ctx, "line"))
+	path := dataOf(ctx, "path")
+	p.rawItem, p.rawLine, p.rawWin, p.rawFinds = id, line, nil, nil
+	p.rawLinesID = p.sendJSON(wire.TypeLines, wire.LinesRequest{Path: path, Line: line, Context: 0})
+	p.rawFindID = p.sendJSON(wire.TypeFindings, wire.FindingQuery{Path: path, Sort: "order", Limit: 1000})
+}
+
+// renderRaw is the raw-record view: the record (indented when it is one
+// JSON object) and the findings on its line, each with its JSON pointer.
+func (p *Page) renderRaw(it report.ItemDetail) app.UI {
+	w := p.rawWin
+	text := "reading the record…"
+	if w != nil {
+		switch {
+		case w.Err != "":
+			text = w.Err
+		case len(w.Lines) > 0:
+			text = w.Lines[0]
+			var buf bytes.Buffer
+			if json.Indent(&buf, []byte(text), "", "  ") == nil {
+				text = buf.String()
+			}
+		}
+	}
+	return app.Div().Class("raw").Attr("data-test", "raw-view").Body(
+		app.Pre().Class("schema").Attr("data-test", "raw-record").Text(text),
+		app.If(len(p.rawFinds) == 0 && w != nil, func() app.UI { return app.P().Class("muted").Text("No finding on this record.") }),
+		app.Ul().Class("raw-findings").Body(app.Range(p.rawFinds).Slice(func(i int) app.UI {
+			f := p.rawFinds[i]
+			ptr := f.Pointer
+			if ptr == "" {
+				ptr = "(the record)"
+			}
+			return app.Li().Attr("data-test", "raw-finding").Attr("data-pointer", f.Pointer).Attr("data-code", f.Code).Body(
+				sevBadge(f.Severity), app.Span().Class("ptr").Text(" "+ptr+" "), app.Span().Class("code").Text(f.Code+": "), app.Span().Text(f.Message))
+		})),
+	)
+}
+
+func (p *Page) renderItem(it report.ItemDetail) app.UI {
 	var strata []string
 	for k, v := range it.Strata {
 		strata = append(strata, k+"="+v)
@@ -177,7 +226,13 @@ func renderItem(it report.ItemDetail) app.UI {
 			app.A().Class("item-id").Href(itemHref(it.ID)).Attr("data-test", "item-link").Title("open this item (a link you can share)").Text(it.ID),
 			app.Span().Class("muted").Text(fmt.Sprintf(" %s:%d · %s", it.Path, it.Line, it.Format)),
 			app.Range(strata).Slice(func(i int) app.UI { return app.Span().Class("chip").Text(strata[i]) }),
+			app.If(it.Line > 0, func() app.UI {
+				return app.Button().Class("button small").Attr("data-test", "item-raw").Attr("data-id", it.ID).
+					Attr("data-path", it.Path).Attr("data-line", strconv.Itoa(it.Line)).
+					Attr("aria-expanded", strconv.FormatBool(p.rawItem == it.ID)).Text("raw record").OnClick(p.onRaw)
+			}),
 		),
+		app.If(p.rawItem == it.ID, func() app.UI { return p.renderRaw(it) }),
 		app.If(it.Question != "", func() app.UI { return app.P().Class("question").Text(it.Question) }),
 		app.Div().Class("item-cols").Body(
 			app.Div().Class("col gold").Body(

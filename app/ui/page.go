@@ -115,6 +115,13 @@ type Page struct {
 
 	iq    wire.ItemQuery
 	ipage *wire.ItemPage
+	// the raw-record view of one item: its id, the line and the findings
+	// on that line, and the ids of their requests
+	rawItem               string
+	rawWin                *wire.LineWindow
+	rawFinds              finding.List
+	rawLinesID, rawFindID int
+	rawLine               int
 
 	// cmp names the compared runs once the reviewer picked them ("" =
 	// the first two); cmpBusy is the id of a comparison being computed.
@@ -392,10 +399,20 @@ func (p *Page) onMessage(data app.Value) {
 	case wire.TypeLines:
 		var w wire.LineWindow
 		if json.Unmarshal([]byte(payload), &w) == nil {
+			if id == p.rawLinesID {
+				p.rawWin = &w
+				return
+			}
 			p.win = &w
 		}
 	case wire.TypeFindings:
 		var pg wire.FindingPage
+		if id == p.rawFindID {
+			if json.Unmarshal([]byte(payload), &pg) == nil {
+				p.rawFinds = slices.DeleteFunc(pg.Findings, func(f finding.Finding) bool { return f.Line != p.rawLine })
+			}
+			return
+		}
 		if json.Unmarshal([]byte(payload), &pg) == nil {
 			p.fpage = &pg
 			p.pickFromPage()
@@ -491,6 +508,7 @@ func (p *Page) evaluate(files, names app.Value) {
 func (p *Page) clearResult() {
 	p.res, p.win, p.ipage, p.sel, p.fpage = nil, nil, nil, nil, nil
 	p.pickFinding = -1
+	p.rawItem, p.rawWin, p.rawFinds = "", nil, nil
 	p.raw, p.reps = nil, nil
 	p.meta = wire.ResultMeta{}
 	p.fq = wire.FindingQuery{}

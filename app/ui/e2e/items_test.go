@@ -71,3 +71,38 @@ func TestItemsBrowse(t *testing.T) {
 		t.Logf("the demo's richest card has %d metrics", r[0])
 	}
 }
+
+// TestItemRawRecord: an item's "raw record" shows the record as read and
+// the findings on its line with their JSON pointers — those
+// `eval752 validate` lists for that line.
+func TestItemRawRecord(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "mcq.jsonl")
+	os.WriteFile(file, []byte(`{"id":"m1","type":"mcq_single","inputs":{"text":"q?"},"choices":["a","b"],"answer":"c"}`+"\n"+
+		`{"id":"m2","type":"mcq_single","inputs":{"text":"q2?"},"choices":["a","b"],"answer":"a"}`+"\n"), 0o644)
+	v := cliValidate(t, file)
+	var want []string
+	for _, f := range v.Findings {
+		if f.Line == 1 {
+			want = append(want, f.Code)
+		}
+	}
+	if len(want) == 0 {
+		t.Fatal("the CLI finds nothing on line 1: the test would prove nothing")
+	}
+	b := newBrowser(t)
+	b.open()
+	b.upload(file)
+	b.waitReady(60 * time.Second)
+	b.tab("items")
+	b.waitJS(`!!document.querySelector('[data-test=item][data-id=m1] [data-test=item-raw]')`, 10*time.Second)
+	b.click(`[data-test=item][data-id=m1] [data-test=item-raw]`)
+	b.waitJS(`!!document.querySelector('[data-test=raw-record]') && document.querySelector('[data-test=raw-record]').textContent.includes('"answer": "c"')`, 10*time.Second)
+	b.waitJS(`document.querySelectorAll('[data-test=raw-finding]').length > 0`, 10*time.Second)
+	got := eval[[]string](b, `[...document.querySelectorAll('[data-test=raw-finding]')].map(e => e.dataset.code)`)
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("raw record findings %v, CLI on line 1: %v", got, want)
+	}
+	if p := eval[string](b, `document.querySelector('[data-test=raw-finding]').dataset.pointer`); p != "/answer" {
+		t.Errorf("pointer %q, want /answer", p)
+	}
+}
