@@ -593,7 +593,7 @@ func UnitDetails(set *itemscore.Set) []report.ItemDetail {
 	out := make([]report.ItemDetail, len(set.Units))
 	for i, u := range set.Units {
 		out[i] = report.ItemDetail{ID: u.ID, Path: u.Loc.Path, Line: u.Loc.Line, Format: string(u.Format), Question: u.Question,
-			Reference: u.Reference, Strata: u.Strata, Gold: u.Gold}
+			Reference: u.Reference, Strata: u.Strata, Gold: u.Gold, Choices: u.Choices}
 	}
 	return out
 }
@@ -605,7 +605,7 @@ func (v *view) itemDetails() []report.ItemDetail {
 	out := make([]report.ItemDetail, len(v.set.Units))
 	for i, u := range v.set.Units {
 		d := report.ItemDetail{ID: u.ID, Path: u.Loc.Path, Line: u.Loc.Line, Format: string(u.Format), Question: u.Question,
-			Reference: u.Reference, Strata: u.Strata, Gold: u.Gold}
+			Reference: u.Reference, Strata: u.Strata, Gold: u.Gold, Choices: u.Choices}
 		for r, rs := range v.runs {
 			it := v.item(r, i)
 			if it.OutOfScope {

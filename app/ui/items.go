@@ -234,6 +234,16 @@ func (p *Page) renderItem(it report.ItemDetail) app.UI {
 		),
 		app.If(p.rawItem == it.ID, func() app.UI { return p.renderRaw(it) }),
 		app.If(it.Question != "", func() app.UI { return app.P().Class("question").Text(it.Question) }),
+		app.If(len(it.Choices) > 0, func() app.UI {
+			return app.Ol().Class("choices").Attr("data-test", "choices").Attr("type", "A").Body(app.Range(it.Choices).Slice(func(i int) app.UI {
+				c := it.Choices[i]
+				li := app.Li().Attr("data-test", "choice").Attr("data-answer", strconv.FormatBool(c.Answer))
+				if c.Answer {
+					return li.Class("answer").Body(app.Span().Text(c.Text), app.Span().Class("badge pass").Text("✓ answer"))
+				}
+				return li.Text(c.Text)
+			}))
+		}),
 		app.Div().Class("item-cols").Body(
 			app.Div().Class("col gold").Body(
 				app.H5().Text("gold"),

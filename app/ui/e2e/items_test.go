@@ -105,4 +105,10 @@ func TestItemRawRecord(t *testing.T) {
 	if p := eval[string](b, `document.querySelector('[data-test=raw-finding]').dataset.pointer`); p != "/answer" {
 		t.Errorf("pointer %q, want /answer", p)
 	}
+	// the choices, the answer marked: m1's answer "c" is none of them,
+	// m2's is "a" (the file above)
+	ch := eval[[]string](b, `[...document.querySelectorAll('[data-test=item]')].map(c => [...c.querySelectorAll('[data-test=choice]')].map(l => l.firstChild.textContent + (l.dataset.answer === 'true' ? '*' : '')).join(','))`)
+	if fmt.Sprint(ch) != "[a,b a*,b]" {
+		t.Errorf("choices shown %q, want [a,b a*,b]", ch)
+	}
 }
