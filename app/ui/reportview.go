@@ -161,29 +161,21 @@ func chartLegend(r *report.Report) app.UI {
 			}
 		}
 	}
+	// one swatch per entry, as HTML that wraps on a narrow screen
+	sw := func(svg string) string {
+		return `<svg class="sw" viewBox="0 0 40 16" width="40" height="16" aria-hidden="true">` + svg + `</svg>`
+	}
 	var b strings.Builder
-	x := 0.0
 	for i, run := range runs {
 		if i == 6 {
 			break
 		}
-		label := run
-		if len([]rune(label)) > 24 {
-			label = string([]rune(label)[:23]) + "…"
-		}
-		fmt.Fprintf(&b, `<rect class="bar run-%d" x="%.0f" y="5" width="18" height="12" rx="2"/><text class="label" x="%.0f" y="15">%s</text>`, i, x, x+24, esc(label))
-		x += 24 + 7.5*float64(len([]rune(label))) + 18
+		fmt.Fprintf(&b, `<span class="lg">%s %s</span>`, sw(fmt.Sprintf(`<rect class="bar run-%d" x="2" y="3" width="30" height="10" rx="2"/>`, i)), esc(run))
 	}
-	fmt.Fprintf(&b, `<line class="err" x1="%.0f" y1="11" x2="%.0f" y2="11"/><line class="err" x1="%.0f" y1="6" x2="%.0f" y2="16"/><line class="err" x1="%.0f" y1="6" x2="%.0f" y2="16"/><text class="label" x="%.0f" y="15">95 %% CI</text>`,
-		x, x+36, x, x, x+36, x+36, x+42)
-	x += 110
-	fmt.Fprintf(&b, `<line class="target" x1="%.0f" y1="3" x2="%.0f" y2="19"/><text class="label" x="%.0f" y="15">target</text>`, x, x, x+6)
-	x += 64
-	fmt.Fprintf(&b, `<text class="mark-pass" x="%.0f" y="15">✓</text><text class="label" x="%.0f" y="15">pass</text>`, x, x+14)
-	x += 56
-	fmt.Fprintf(&b, `<text class="mark-fail" x="%.0f" y="15">✗ FAIL</text><text class="label" x="%.0f" y="15">misses its target</text>`, x, x+52)
-	x += 190
-	return app.Raw(fmt.Sprintf(`<div class="legend" data-test="chart-legend"><svg class="legend-svg" viewBox="0 0 %.0f 22" width="%.0f" role="img" aria-label="legend: a colour per run, 95 %% CI whiskers, dashed target line, ✓ pass, ✗ FAIL">%s</svg></div>`, x, x, b.String()))
+	fmt.Fprintf(&b, `<span class="lg">%s 95 %% CI</span>`, sw(`<line class="err" x1="4" y1="8" x2="36" y2="8"/><line class="err" x1="4" y1="3" x2="4" y2="13"/><line class="err" x1="36" y1="3" x2="36" y2="13"/>`))
+	fmt.Fprintf(&b, `<span class="lg">%s target</span>`, sw(`<line class="target" x1="20" y1="1" x2="20" y2="15"/>`))
+	b.WriteString(`<span class="lg"><span class="mark-pass">✓</span> pass</span><span class="lg"><span class="mark-fail">✗ FAIL</span> misses its target</span>`)
+	return app.Raw(`<div class="legend" data-test="chart-legend" role="note" aria-label="chart legend">` + b.String() + `</div>`)
 }
 
 func (v *reportView) renderSection(kind string, s report.Section) app.UI {
