@@ -8,11 +8,16 @@ WASM_ENV  := GOOS=js GOARCH=wasm
 WASMFLAGS := -trimpath -ldflags='-s -w'
 CORE_PKGS  = $$($(GO) list ./app/... | grep -v '/app/ui')
 
-.PHONY: all build wasm demo run test test-short lint bench bench-go bench-trec export clean readme fuzz
+.PHONY: all build cli wasm demo run test test-short lint bench bench-go bench-trec export clean readme fuzz
 
 all: build wasm demo
 
-build:
+# bin/eval752 embeds the built page (static/page.go), so the WASM comes first.
+build: wasm
+	$(GO) build -trimpath -o bin/eval752 ./cmd/eval752
+
+# the CLI alone (no page embedded: serve then needs --dir static)
+cli:
 	$(GO) build -trimpath -o bin/eval752 ./cmd/eval752
 
 wasm:
@@ -52,7 +57,7 @@ bench: bench-go bench-trec
 bench-go:
 	$(GO) test -run '^$$' -bench . -benchmem -count 5 ./app/trec/ ./app/dataset/ ./app/score/
 
-bench-trec: build
+bench-trec: cli
 	bash scripts/bench-trec.sh
 	bash scripts/bench-score.sh
 
@@ -68,9 +73,10 @@ fuzz:
 	  $(GO) test -run '^$$' -fuzz "^$$fn$$" -fuzztime $(FUZZTIME) -parallel $(FUZZPARALLEL) "$$pkg" || exit 1; \
 	done
 
-readme: build
+readme: cli
 	bin/eval752 doc-tables --update README.md
 	bin/eval752 doc-tables --update docs/metrics.md
 
 clean:
-	rm -rf bin $(WEB) dist
+	rm -rf bin dist
+	find $(WEB) -mindepth 1 ! -name README.md -delete

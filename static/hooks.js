@@ -29,11 +29,21 @@
   function markLoading() {
     var s = document.querySelector("[data-test=status]");
     if (!s) return;
+    s.dataset.state = "loading"; // the machine-readable state; the text is for people
     // Edit the text node go-app owns, so its later updates stay visible.
     var t = s.firstChild;
-    if (t && t.nodeType === 3 && !t.nextSibling) t.nodeValue = "loading";
-    else s.textContent = "loading";
+    if (t && t.nodeType === 3 && !t.nextSibling) t.nodeValue = "working…";
+    else s.textContent = "working…";
   }
+
+  // A reload or a close would throw the loaded results away (they live in
+  // this tab only): ask first. The UI marks its root data-loaded once a
+  // result is shown.
+  window.addEventListener("beforeunload", function (e) {
+    if (!document.querySelector(".app[data-loaded=true]")) return;
+    e.preventDefault();
+    e.returnValue = "";
+  });
 
   document.addEventListener("change", function (e) {
     var el = e.target;

@@ -287,12 +287,21 @@ var hostileMoreCases = []hostileCase{
 		},
 		exit: 2, says: []string{"give --force"}, check: refused("")},
 	{name: "writer/export-static-over-its-page", short: true,
-		// issue 9's probe as written: --dir defaults to static, so OUT is
-		// the page; before, web/*.wasm were truncated and app.css
-		// overwritten
+		// issue 9's probe as written. Before, --dir defaulted to static, so
+		// OUT was the page: web/*.wasm were truncated and app.css
+		// overwritten. The page now comes from the binary by default, so
+		// the built static/ folder is an ordinary non-empty OUT: refused
+		// without --force, untouched
 		build: func(t *testing.T, dir string) []string {
 			fakePage(t, dir)
 			return []string{"export-static", "static"}
+		},
+		exit: 2, says: []string{"give --force"}, check: refused("")},
+	{name: "writer/export-static-over-its-dir-page", short: true,
+		// the same with the page named: OUT is the input
+		build: func(t *testing.T, dir string) []string {
+			fakePage(t, dir)
+			return []string{"export-static", "--dir", "static", "--force", "static"}
 		},
 		exit: 2, says: []string{"is the input"}, check: refused("")},
 	{name: "writer/export-static-inside-its-page", short: true,

@@ -58,4 +58,3 @@ func TestMaxFindings(t *testing.T) {
 		t.Errorf("--max-findings 0: %d schema.required listed, want 1205", n)
 	}
 }
-

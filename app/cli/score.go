@@ -51,6 +51,7 @@ func parseScoreArgs(fs *flag.FlagSet, args []string) ([]string, error) {
 // scoreFlags are the flags score and compare share.
 type scoreFlags struct {
 	json, md, csv bool
+	itemsCSV      bool // score --items-csv: the per-item CSV
 	seed          int64
 	bootstrap     int
 	runs          multiFlag
@@ -64,6 +65,7 @@ func (f *scoreFlags) register(fs *flag.FlagSet, csv, runs bool) {
 	fs.BoolVar(&f.md, "md", false, "print the report as Markdown")
 	if csv {
 		fs.BoolVar(&f.csv, "csv", false, "print every table as long-format CSV")
+		fs.BoolVar(&f.itemsCSV, "items-csv", false, "print the per-item CSV: one row per item and run (answer, verdict, flags, per-item metrics)")
 	}
 	fs.Int64Var(&f.seed, "seed", score.DefaultOptions().Seed, "seed of the bootstrap resampling")
 	fs.IntVar(&f.bootstrap, "bootstrap", score.DefaultOptions().Bootstrap, "number of bootstrap resamples over items")
@@ -77,13 +79,13 @@ func (f *scoreFlags) register(fs *flag.FlagSet, csv, runs bool) {
 
 func (f *scoreFlags) check() error {
 	n := 0
-	for _, b := range []bool{f.json, f.md, f.csv} {
+	for _, b := range []bool{f.json, f.md, f.csv, f.itemsCSV} {
 		if b {
 			n++
 		}
 	}
 	if n > 1 {
-		return errors.New("choose one of --json, --md, --csv")
+		return errors.New("choose one of --json, --md, --csv, --items-csv")
 	}
 	if err := checkBootstrap(f.bootstrap); err != nil {
 		return err
@@ -127,6 +129,8 @@ func (f *scoreFlags) write(w io.Writer, r *report.Report) error {
 		return r.WriteMarkdown(w)
 	case f.csv:
 		return r.WriteCSV(w)
+	case f.itemsCSV:
+		return report.WriteItemsCSV(w, r.Items)
 	}
 	return r.WriteText(w)
 }

@@ -99,6 +99,7 @@ func Evaluate(ctx context.Context, inputs []dataset.Input, opt Options, progress
 		Counts:   findings.Counts(),
 		PerCode:  findings.PerCode(),
 		Overview: Overview(ds),
+		Name:     DatasetName(ds),
 	}
 	if res.Findings == nil {
 		res.Findings = finding.List{}
@@ -139,6 +140,9 @@ func scoreInto(res *Result, ds *dataset.Dataset, opt Options) error {
 	res.set, res.opt = set, opt
 	for _, r := range set.Runs {
 		res.Runs = append(res.Runs, r.Run)
+	}
+	if len(set.Runs) == 0 && len(set.Units) > 0 {
+		res.Annotations = score.UnitDetails(set)
 	}
 	if len(set.Runs) == 0 || len(set.Units) == 0 {
 		return nil

@@ -40,6 +40,13 @@ type Result struct {
 	AuditFindings finding.List `json:"audit_findings,omitempty"`
 	// Runs lists the run names found, in report order.
 	Runs []string `json:"runs,omitempty"`
+	// Name is the dataset's name for file names of exports: the first
+	// bundle's meta.json name, else the first input's base name without
+	// its extensions (DatasetName). Not part of the JSON.
+	Name string `json:"-"`
+	// Annotations are the items of a set without runs (score.UnitDetails),
+	// so the page can browse an annotation-only set. Not part of the JSON.
+	Annotations []report.ItemDetail `json:"-"`
 
 	// set and opt are what scoring ran on, kept for Recompare; compared
 	// names the runs of Compare (A, B).

@@ -37,6 +37,9 @@ type Unit struct {
 	// shown by the item browser (per run corpus, so resolved per run; this is
 	// the first run's, or the shared atom table's).
 	Gold []report.GoldDetail `json:"gold,omitempty"`
+	// Choices: an eval752 multiple-choice item's options, the gold ones
+	// marked (the item browser shows them).
+	Choices []report.Choice `json:"choices,omitempty"`
 }
 
 // ItemScore is what one run scored on one unit.

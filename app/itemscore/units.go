@@ -9,6 +9,7 @@ import (
 	"eval752/app/dataset"
 	"eval752/app/model"
 	"eval752/app/peer"
+	"eval752/app/report"
 )
 
 // peerFormat is the format of the log a peer unit was first read from.
@@ -54,6 +55,7 @@ func buildUnits(ds *dataset.Dataset) ([]*unitSpec, map[string]int, []chunkQrels)
 		it := &r.V
 		u := &unitSpec{item: it, Unit: Unit{ID: it.ID, Format: model.FormatItem, Set: "eval752", Loc: r.Loc, Question: it.Inputs.Text, Answerable: true}}
 		u.Reference = rawText(it.Answer)
+		u.Choices = markChoices(it.Choices, it.Answer)
 		u.Strata = strata(
 			"set", u.Set,
 			"split", metaString(it.Meta, "split"),
@@ -199,6 +201,27 @@ func itemModality(it *model.Item) string {
 
 // rawText renders a raw answer for people: a string as is, an array joined
 // with ", ", a number as written, null as "".
+// markChoices lists an item's choices with the gold answer(s) marked: the
+// answer string (mcq_single) or each string of the answer array
+// (mcq_multi), compared exactly as the item gives them.
+func markChoices(choices []string, answer model.Raw) []report.Choice {
+	if len(choices) == 0 {
+		return nil
+	}
+	gold := map[string]bool{}
+	if s := rawString(answer); s != "" {
+		gold[s] = true
+	}
+	for _, s := range rawStrings(answer) {
+		gold[s] = true
+	}
+	out := make([]report.Choice, len(choices))
+	for i, c := range choices {
+		out[i] = report.Choice{Text: c, Answer: gold[c]}
+	}
+	return out
+}
+
 func rawText(raw model.Raw) string {
 	var v any
 	if len(raw) == 0 || json.Unmarshal(raw, &v) != nil || v == nil {

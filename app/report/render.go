@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -254,6 +255,94 @@ func mdEscape(s string) string {
 	return finding.Inert(s)
 }
 
+// CSVDigits is the precision of the numbers of every CSV export (the
+// score, comparison and audit CSVs and the per-item CSV): 6 significant
+// digits, whole numbers exact. JSON keeps full precision.
+const CSVDigits = 6
+
+// CSVNumber prints v for a CSV: a whole number as is (150, 1234567), any
+// other value rounded to CSVDigits significant digits, never in exponent
+// form (0.733333, 0.000012345, 1234570); NaN is empty.
+func CSVNumber(v float64) string {
+	switch {
+	case math.IsNaN(v):
+		return ""
+	case math.IsInf(v, 0):
+		return strconv.FormatFloat(v, 'f', -1, 64)
+	case v == 0:
+		return "0"
+	case v == math.Trunc(v) && math.Abs(v) < 1e15:
+		return strconv.FormatFloat(v, 'f', 0, 64)
+	}
+	r, _ := strconv.ParseFloat(strconv.FormatFloat(v, 'g', CSVDigits, 64), 64)
+	return strconv.FormatFloat(r, 'f', -1, 64)
+}
+
+// WriteItemsCSV writes the per-item CSV: one row per item and run (one row
+// with an empty run for an item no run answered) — item, run, path, line,
+// strata ("split=test; type=mcq"), question, reference, answer, verdict
+// (correct, incorrect, missing or empty), flags, then one column per
+// per-item metric (every metric any run has, sorted; empty where a run has
+// none), numbers as CSVNumber prints them.
+func WriteItemsCSV(w io.Writer, items []ItemDetail) error {
+	seen := map[string]bool{}
+	var metrics []string
+	for i := range items {
+		for _, r := range items[i].Runs {
+			for k := range r.Scores {
+				if !seen[k] {
+					seen[k] = true
+					metrics = append(metrics, k)
+				}
+			}
+		}
+	}
+	sort.Strings(metrics)
+	cw := csv.NewWriter(w)
+	head := append([]string{"item", "run", "path", "line", "strata", "question", "reference", "answer", "verdict", "flags"}, metrics...)
+	if err := cw.Write(head); err != nil {
+		return err
+	}
+	for i := range items {
+		it := &items[i]
+		var strata []string
+		for k, v := range it.Strata {
+			strata = append(strata, k+"="+v)
+		}
+		sort.Strings(strata)
+		base := []string{it.ID, "", it.Path, strconv.Itoa(it.Line), strings.Join(strata, "; "), it.Question, it.Reference}
+		runs := it.Runs
+		if len(runs) == 0 {
+			runs = []RunItem{{}}
+		}
+		for _, r := range runs {
+			verdict := ""
+			switch {
+			case r.Missing:
+				verdict = "missing"
+			case r.Correct != nil && *r.Correct:
+				verdict = "correct"
+			case r.Correct != nil:
+				verdict = "incorrect"
+			}
+			rec := append(append([]string{}, base...), r.Response, verdict, strings.Join(r.Flags, "; "))
+			rec[1] = r.Run
+			for _, m := range metrics {
+				if v, ok := r.Scores[m]; ok {
+					rec = append(rec, CSVNumber(v))
+				} else {
+					rec = append(rec, "")
+				}
+			}
+			if err := cw.Write(rec); err != nil {
+				return err
+			}
+		}
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
 // WriteCSV writes every table of r as long-format CSV, one row per cell:
 // section, table, row label, column, text, value, ci_low, ci_high, n, denom,
 // threshold, pass, flag, metric, stratum, run. Long format keeps one schema for
@@ -264,10 +353,10 @@ func (r *Report) WriteCSV(w io.Writer) error {
 		return err
 	}
 	num := func(p *float64) string {
-		if p == nil || math.IsNaN(*p) {
+		if p == nil {
 			return ""
 		}
-		return strconv.FormatFloat(*p, 'g', 17, 64)
+		return CSVNumber(*p)
 	}
 	in := func(p *int) string {
 		if p == nil {

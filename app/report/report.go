@@ -118,7 +118,16 @@ type ItemDetail struct {
 	Reference string            `json:"reference,omitempty"`
 	Strata    map[string]string `json:"strata,omitempty"`
 	Gold      []GoldDetail      `json:"gold,omitempty"`
-	Runs      []RunItem         `json:"runs,omitempty"`
+	// Choices are a multiple-choice item's options, the gold one(s)
+	// marked.
+	Choices []Choice  `json:"choices,omitempty"`
+	Runs    []RunItem `json:"runs,omitempty"`
+}
+
+// Choice is one option of a multiple-choice item.
+type Choice struct {
+	Text   string `json:"text"`
+	Answer bool   `json:"answer,omitempty"` // the gold answer (or one of them)
 }
 
 // GoldDetail is one gold entry and the atoms it resolved to.

@@ -3,6 +3,7 @@ package report
 import (
 	"bytes"
 	"encoding/csv"
+	"math"
 	"strings"
 	"testing"
 )
@@ -94,5 +95,53 @@ func TestDisplayWidth(t *testing.T) {
 	// CJK characters take two terminal columns each.
 	if w := displayWidth("资料ab"); w != 6 {
 		t.Fatalf("width = %d, want 6", w)
+	}
+}
+
+// TestCSVNumber: 6 significant digits, whole numbers exact, no exponent
+// (values worked by hand: 11/15 = 0.7333…, 1/81000 = 0.0000123456…).
+func TestCSVNumber(t *testing.T) {
+	for _, tc := range []struct {
+		v    float64
+		want string
+	}{
+		{11.0 / 15, "0.733333"},
+		{1.0 / 81000, "0.0000123457"},
+		{150, "150"},
+		{1234567, "1234567"},
+		{1234567.891, "1234570"},
+		{-2.5, "-2.5"},
+		{0.1 + 0.2, "0.3"},
+		{math.Copysign(0, -1), "0"},
+		{math.NaN(), ""},
+	} {
+		if got := CSVNumber(tc.v); got != tc.want {
+			t.Errorf("CSVNumber(%v) = %q, want %q", tc.v, got, tc.want)
+		}
+	}
+}
+
+// TestWriteItemsCSV: one row per item and run, an item without runs gets
+// one row, the metric columns are the union of every run's, sorted.
+func TestWriteItemsCSV(t *testing.T) {
+	yes, no := true, false
+	items := []ItemDetail{
+		{ID: "q1", Path: "a.jsonl", Line: 1, Question: "2+2?", Reference: "4", Strata: map[string]string{"split": "test", "type": "mcq"},
+			Runs: []RunItem{{Run: "A", Response: "4", Correct: &yes, Scores: map[string]float64{"answer.correct": 1}},
+				{Run: "B", Response: "5", Correct: &no, Flags: []string{"x", "y"}, Scores: map[string]float64{"answer.correct": 0, "ndcg@10": 2.0 / 3}}}},
+		{ID: "q2", Path: "a.jsonl", Line: 2},
+		{ID: "q3", Path: "a.jsonl", Line: 3, Runs: []RunItem{{Run: "A", Missing: true}}},
+	}
+	var b bytes.Buffer
+	if err := WriteItemsCSV(&b, items); err != nil {
+		t.Fatal(err)
+	}
+	want := "item,run,path,line,strata,question,reference,answer,verdict,flags,answer.correct,ndcg@10\n" +
+		"q1,A,a.jsonl,1,split=test; type=mcq,2+2?,4,4,correct,,1,\n" +
+		"q1,B,a.jsonl,1,split=test; type=mcq,2+2?,4,5,incorrect,x; y,0,0.666667\n" +
+		"q2,,a.jsonl,2,,,,,,,,\n" +
+		"q3,A,a.jsonl,3,,,,,missing,,,\n"
+	if b.String() != want {
+		t.Errorf("items CSV\n%s\nwant\n%s", b.String(), want)
 	}
 }

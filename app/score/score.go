@@ -780,6 +780,17 @@ func resolutionSection(set *itemscore.Set, runs []string) report.Section {
 	return sec
 }
 
+// UnitDetails is the item browser's records of a set no run answered (an
+// annotation-only set): every unit with its gold, reference and strata.
+func UnitDetails(set *itemscore.Set) []report.ItemDetail {
+	out := make([]report.ItemDetail, len(set.Units))
+	for i, u := range set.Units {
+		out[i] = report.ItemDetail{ID: u.ID, Path: u.Loc.Path, Line: u.Loc.Line, Format: string(u.Format), Question: u.Question,
+			Reference: u.Reference, Strata: u.Strata, Gold: u.Gold, Choices: u.Choices}
+	}
+	return out
+}
+
 // itemDetails builds the item browser's records: every unit with each
 // selected run's detail (per-item scores filled from Values when the detail
 // has none).
@@ -787,7 +798,7 @@ func (v *view) itemDetails() []report.ItemDetail {
 	out := make([]report.ItemDetail, len(v.set.Units))
 	for i, u := range v.set.Units {
 		d := report.ItemDetail{ID: u.ID, Path: u.Loc.Path, Line: u.Loc.Line, Format: string(u.Format), Question: u.Question,
-			Reference: u.Reference, Strata: u.Strata, Gold: u.Gold}
+			Reference: u.Reference, Strata: u.Strata, Gold: u.Gold, Choices: u.Choices}
 		for r, rs := range v.runs {
 			it := v.item(r, i)
 			if it.OutOfScope {

@@ -1,9 +1,13 @@
 package ui
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
+	"strings"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
@@ -19,7 +23,7 @@ const itemsPerPage = 25
 // (they stay there; only one page crosses to the UI thread).
 func (p *Page) renderItems() app.UI {
 	if p.meta.Items == 0 {
-		return app.P().Class("empty").Text("No per-item details: these inputs hold no scored run.")
+		return app.P().Class("empty").Text("No items: these inputs hold no annotated item.")
 	}
 	pg := p.ipage
 	runs := p.res.Runs
@@ -35,6 +39,8 @@ func (p *Page) renderItems() app.UI {
 			),
 			checkBox("i-fail", "failures only", p.iq.Failures, func(v bool) { p.iq.Failures, p.iq.Offset = v, 0; p.requestItems() }),
 			errorCodeSelect(p.iq.ErrorCode, func(v string) { p.iq.ErrorCode, p.iq.Offset = v, 0; p.requestItems() }),
+			p.itemSort(),
+			checkBox("i-desc", "reversed", p.iq.Desc, func(v bool) { p.iq.Desc, p.iq.Offset = v, 0; p.requestItems() }),
 			app.If(len(runs) >= 2, func() app.UI {
 				return app.Span().Class("group").Body(
 					checkBox("i-diff", "differences only", p.iq.Differences, func(v bool) { p.iq.Differences, p.iq.Offset = v, 0; p.requestItems() }),
@@ -43,12 +49,18 @@ func (p *Page) renderItems() app.UI {
 				)
 			}),
 		),
+		app.If(p.iq.ID != "", func() app.UI {
+			return app.P().Class("open-item").Body(
+				app.Span().Text("item "), app.Strong().Text(p.iq.ID), app.Span().Text(" · "),
+				app.Button().Class("link").Attr("data-test", "items-all").Text("show all items").OnClick(p.onAllItems),
+			)
+		}),
 		app.If(pg == nil, func() app.UI { return app.P().Class("muted").Text("loading items…") }),
 		app.If(pg != nil, func() app.UI {
 			return app.Div().Body(
 				app.P().Class("muted").Attr("data-test", "items-count").Text(fmt.Sprintf("%d of %d items match; showing %d–%d",
 					pg.Matches, pg.Total, min(pg.Offset+1, pg.Matches), min(pg.Offset+len(pg.Items), pg.Matches))),
-				app.Range(pg.Items).Slice(func(i int) app.UI { return renderItem(pg.Items[i]) }),
+				app.Range(pg.Items).Slice(func(i int) app.UI { return p.renderItem(pg.Items[i]) }),
 				app.Div().Class("pager").Body(
 					app.Button().Class("button").Disabled(pg.Offset == 0).Text("← previous").OnClick(func(ctx app.Context, e app.Event) {
 						p.iq.Offset = max(p.ipage.Offset-itemsPerPage, 0)
@@ -85,6 +97,70 @@ func errorCodeSelect(cur string, set func(string)) app.UI {
 	)
 }
 
+// onAllItems closes the open item (back to the filtered list).
+func (p *Page) onAllItems(ctx app.Context, e app.Event) {
+	p.iq.ID, p.iq.Offset = "", 0
+	p.requestItems()
+}
+
+// itemHref is the link that opens item id in the Items view.
+func itemHref(id string) string {
+	return "#" + viewState{View: "items", Item: id, Finding: -1}.encode()
+}
+
+// itemSort is the items' sort: as read, by id, differences first, or by a
+// per-item metric of run A (the metrics of the page shown).
+func (p *Page) itemSort() app.UI {
+	opts := []string{"id"}
+	labels := map[string]string{"": "as read", "id": "id", "differ": "differences first"}
+	if len(p.res.Runs) >= 2 {
+		opts = append(opts, "differ")
+	}
+	seen := map[string]bool{}
+	var metrics []string
+	if p.ipage != nil {
+		for _, it := range p.ipage.Items {
+			for _, r := range it.Runs {
+				for k := range r.Scores {
+					if !seen[k] {
+						seen[k] = true
+						metrics = append(metrics, k)
+					}
+				}
+			}
+		}
+	}
+	if cur := strings.TrimPrefix(p.iq.Sort, "metric:"); cur != p.iq.Sort && !seen[cur] {
+		metrics = append(metrics, cur)
+	}
+	sort.Strings(metrics)
+	for _, m := range metrics {
+		opts = append(opts, "metric:"+m)
+		labels["metric:"+m] = m
+	}
+	return app.Label().Class("sel").For("i-sort").Body(
+		app.Span().Text("sort "),
+		app.Select().ID("i-sort").Attr("data-test", "i-sort").OnChange(func(ctx app.Context, e app.Event) {
+			v := ""
+			if ctx.JSSrc().Get("selectedIndex").Int() > 0 {
+				v = ctx.JSSrc().Get("value").String()
+			}
+			p.iq.Sort, p.iq.Offset = v, 0
+			p.requestItems()
+		}).Body(
+			app.Option().Value("").Selected(p.iq.Sort == "").Text("as read"),
+			app.Range(opts).Slice(func(i int) app.UI {
+				return app.Option().Value(opts[i]).Selected(p.iq.Sort == opts[i]).Text(labels[opts[i]])
+			}),
+		),
+	)
+}
+
+// keyMetrics are the per-item metrics a card shows first (when present);
+// the others wait behind a disclosure.
+var keyMetrics = []string{"answer.correct", "answer.exact", "answer.mcq_partial", "answer.numeric", "code.passed",
+	"hit@1", "recall@10", "ndcg@10", "mrr", "evidence_group_recall@10", "complete_hit@10", "refusal.correct"}
+
 func checkBox(id, label string, cur bool, set func(bool)) app.UI {
 	return app.Label().Class("check").For(id).Body(
 		app.Input().Type("checkbox").ID(id).Attr("data-test", id).Checked(cur).OnChange(func(ctx app.Context, e app.Event) {
@@ -108,7 +184,54 @@ func runSelect(id, label, cur string, runs []string, def int, set func(string)) 
 	)
 }
 
-func renderItem(it report.ItemDetail) app.UI {
+// onRaw opens (or closes) the raw record of the item the button names:
+// its line as read and the findings on that line with their pointers.
+func (p *Page) onRaw(ctx app.Context, e app.Event) {
+	id := dataOf(ctx, "id")
+	if p.rawItem == id {
+		p.rawItem = ""
+		return
+	}
+	line, _ := strconv.Atoi(dataOf(ctx, "line"))
+	path := dataOf(ctx, "path")
+	p.rawItem, p.rawLine, p.rawWin, p.rawFinds = id, line, nil, nil
+	p.rawLinesID = p.sendJSON(wire.TypeLines, wire.LinesRequest{Path: path, Line: line, Context: 0})
+	p.rawFindID = p.sendJSON(wire.TypeFindings, wire.FindingQuery{Path: path, Sort: "order", Limit: 1000})
+}
+
+// renderRaw is the raw-record view: the record (indented when it is one
+// JSON object) and the findings on its line, each with its JSON pointer.
+func (p *Page) renderRaw(it report.ItemDetail) app.UI {
+	w := p.rawWin
+	text := "reading the record…"
+	if w != nil {
+		switch {
+		case w.Err != "":
+			text = w.Err
+		case len(w.Lines) > 0:
+			text = w.Lines[0]
+			var buf bytes.Buffer
+			if json.Indent(&buf, []byte(text), "", "  ") == nil {
+				text = buf.String()
+			}
+		}
+	}
+	return app.Div().Class("raw").Attr("data-test", "raw-view").Body(
+		app.Pre().Class("schema").Attr("data-test", "raw-record").Text(text),
+		app.If(len(p.rawFinds) == 0 && w != nil, func() app.UI { return app.P().Class("muted").Text("No finding on this record.") }),
+		app.Ul().Class("raw-findings").Body(app.Range(p.rawFinds).Slice(func(i int) app.UI {
+			f := p.rawFinds[i]
+			ptr := f.Pointer
+			if ptr == "" {
+				ptr = "(the record)"
+			}
+			return app.Li().Attr("data-test", "raw-finding").Attr("data-pointer", f.Pointer).Attr("data-code", f.Code).Body(
+				sevBadge(f.Severity), app.Span().Class("ptr").Text(" "+ptr+" "), app.Span().Class("code").Text(f.Code+": "), app.Span().Text(f.Message))
+		})),
+	)
+}
+
+func (p *Page) renderItem(it report.ItemDetail) app.UI {
 	var strata []string
 	for k, v := range it.Strata {
 		strata = append(strata, k+"="+v)
@@ -124,11 +247,27 @@ func renderItem(it report.ItemDetail) app.UI {
 	}
 	return app.Article().Class("item").Attr("data-test", "item").Attr("data-id", it.ID).Body(
 		app.Header().Class("item-head").Body(
-			app.Strong().Class("item-id").Text(finding.Inert(it.ID)),
+			app.A().Class("item-id").Href(itemHref(it.ID)).Attr("data-test", "item-link").Title("open this item (a link you can share)").Text(finding.Inert(it.ID)),
 			app.Span().Class("muted").Text(fmt.Sprintf(" %s:%d · %s", finding.Inert(it.Path), it.Line, it.Format)),
 			app.Range(strata).Slice(func(i int) app.UI { return app.Span().Class("chip").Text(strata[i]) }),
+			app.If(it.Line > 0, func() app.UI {
+				return app.Button().Class("button small").Attr("data-test", "item-raw").Attr("data-id", it.ID).
+					Attr("data-path", it.Path).Attr("data-line", strconv.Itoa(it.Line)).
+					Attr("aria-expanded", strconv.FormatBool(p.rawItem == it.ID)).Text("raw record").OnClick(p.onRaw)
+			}),
 		),
+		app.If(p.rawItem == it.ID, func() app.UI { return p.renderRaw(it) }),
 		app.If(it.Question != "", func() app.UI { return app.P().Class("question").Text(it.Question) }),
+		app.If(len(it.Choices) > 0, func() app.UI {
+			return app.Ol().Class("choices").Attr("data-test", "choices").Attr("type", "A").Body(app.Range(it.Choices).Slice(func(i int) app.UI {
+				c := it.Choices[i]
+				li := app.Li().Attr("data-test", "choice").Attr("data-answer", strconv.FormatBool(c.Answer))
+				if c.Answer {
+					return li.Class("answer").Body(app.Span().Text(c.Text), app.Span().Class("badge pass").Text("✓ answer"))
+				}
+				return li.Text(c.Text)
+			}))
+		}),
 		app.Div().Class("item-cols").Body(
 			app.Div().Class("col gold").Body(
 				app.H5().Text("gold"),
@@ -191,6 +330,18 @@ func renderRunItem(r report.RunItem) app.UI {
 		keys = append(keys, k)
 	}
 	sort.Strings(keys)
+	// the key metrics first; the rest (often tens of @k variants) folded
+	var head, rest []string
+	for _, k := range keyMetrics {
+		if _, ok := r.Scores[k]; ok {
+			head = append(head, k)
+		}
+	}
+	for _, k := range keys {
+		if !slices.Contains(head, k) {
+			rest = append(rest, k)
+		}
+	}
 	return app.Div().Class(cls).Attr("data-run", r.Run).Body(
 		app.H5().Body(app.Text(r.Run), app.If(verdict != "", func() app.UI {
 			return app.Span().Class("badge " + verdict).Text(verdict)
@@ -232,15 +383,25 @@ func renderRunItem(r report.RunItem) app.UI {
 				)
 			}))
 		}),
-		app.If(len(keys) > 0, func() app.UI {
-			return app.Dl().Class("scores").Body(app.Range(keys).Slice(func(i int) app.UI {
-				return app.Div().Class("kv").Body(
-					app.Dt().Text(keys[i]),
-					app.Dd().Text(strconv.FormatFloat(r.Scores[keys[i]], 'f', 4, 64)),
-				)
-			}))
+		app.If(len(head) > 0, func() app.UI { return scoreList(head, r.Scores) }),
+		app.If(len(rest) > 0, func() app.UI {
+			label := fmt.Sprintf("all %d per-item metrics", len(keys))
+			if len(head) == 0 {
+				label = fmt.Sprintf("%d per-item metrics", len(keys))
+			}
+			return app.Details().Class("more-metrics").Body(app.Summary().Text(label), scoreList(rest, r.Scores))
 		}),
 	)
+}
+
+// scoreList is a list of per-item metric values.
+func scoreList(keys []string, scores map[string]float64) app.UI {
+	return app.Dl().Class("scores").Body(app.Range(keys).Slice(func(i int) app.UI {
+		return app.Div().Class("kv").Attr("data-test", "item-metric").Attr("data-metric", keys[i]).Body(
+			app.Dt().Text(keys[i]),
+			app.Dd().Text(strconv.FormatFloat(scores[keys[i]], 'f', 4, 64)),
+		)
+	}))
 }
 
 // ---- export ----
@@ -274,6 +435,14 @@ func (p *Page) renderExport() app.UI {
 					)
 				}),
 				app.Tr().Body(
+					app.Th().Scope("row").Text("Per item"),
+					app.If(p.meta.Items > 0, func() app.UI {
+						return app.Td().ColSpan(3).Body(p.exportButton("export-items-csv", "CSV: one row per item and run (answer, verdict, flags, per-item metrics)", "items", "csv"))
+					}).Else(func() app.UI {
+						return app.Td().ColSpan(3).Class("muted").Text("not available for these inputs")
+					}),
+				),
+				app.Tr().Body(
 					app.Th().Scope("row").Text("Findings"),
 					app.Td().Body(p.exportButton("export-findings-json", "JSON", "findings", "json")),
 					app.Td(),
@@ -290,7 +459,8 @@ func (p *Page) renderExport() app.UI {
 				),
 			),
 		),
-		app.P().Class("muted").Text("The results bundle (eval752-results.zip) holds README.md, manifest.json (tool, inputs with sha256, counts, runs, the compared pair, each file with its sha256), the findings, scores, comparison and audit as JSON, Markdown and CSV: the same bytes as `eval752 results OUT FILES…` with the same runs compared."),
+		app.P().Class("muted").Text("File names start with the dataset's name (the bundle's meta.json name, else the first file's). CSV numbers have 6 significant digits (whole numbers exact); JSON keeps full precision. "+
+			"The results bundle (…-results.zip) holds README.md, manifest.json (tool, inputs with sha256, counts, runs, the compared pair, each file with its sha256), the findings, scores, comparison and audit as JSON, Markdown and CSV: the same bytes as `eval752 results OUT FILES…` with the same runs compared."),
 	)
 }
 

@@ -102,9 +102,26 @@ type Page struct {
 	fpage *wire.FindingPage
 	sel   *finding.Finding
 	win   *wire.LineWindow
+	// selIdx is the open finding's index in the filtered, sorted list;
+	// pickFinding (-1: none) one to open when its page arrives (a link).
+	selIdx, pickFinding int
+
+	// URL state (urlstate.go): a deep link's state waiting for a result,
+	// what the hash last held, the popstate listener.
+	pending            *viewState
+	lastView, lastItem string
+	lastFinding        int
+	onPop, onKey       app.Func
 
 	iq    wire.ItemQuery
 	ipage *wire.ItemPage
+	// the raw-record view of one item: its id, the line and the findings
+	// on that line, and the ids of their requests
+	rawItem               string
+	rawWin                *wire.LineWindow
+	rawFinds              finding.List
+	rawLinesID, rawFindID int
+	rawLine               int
 
 	// cmp names the compared runs once the reviewer picked them ("" =
 	// the first two); cmpBusy is the id of a comparison being computed.
@@ -138,6 +155,8 @@ func (p *Page) OnMount(ctx app.Context) {
 	if p.tab == "" {
 		p.tab = "overview"
 	}
+	p.pickFinding = -1
+	p.watchHistory()
 	p.startWorker()
 	p.takeEarlyAction()
 }
@@ -164,6 +183,50 @@ func (p *Page) takeEarlyAction() {
 	hooks.Set("deliver", p.deliver)
 	if act := hooks.Call("take"); act.Truthy() {
 		p.takeAction(act)
+		return
+	}
+	p.startSite()
+}
+
+// startSite loads the files a published site names in its page
+// (<meta name="eval752-bundle" content=URL data-name=NAME>, written by
+// `eval752 export-static --bundle`): fetched from the page's own origin,
+// then evaluated like files the user picked. A page without them does
+// nothing.
+func (p *Page) startSite() {
+	metas := app.Window().Get("document").Call("querySelectorAll", `meta[name="eval752-bundle"]`)
+	n := metas.Length()
+	if n == 0 {
+		return
+	}
+	p.status, p.errMsg, p.stage, p.done, p.total = StatusLoading, "", "fetch site", 0, 0
+	p.readyFind = 0
+	p.evalID = -1
+	p.started = time.Now()
+	files := make([]app.Value, n)
+	left := n
+	for i := 0; i < n; i++ {
+		i, url := i, metas.Index(i).Call("getAttribute", "content").String()
+		name := metas.Index(i).Call("getAttribute", "data-name").String()
+		then(app.Window().Call("fetch", url), func(resp app.Value) {
+			if !resp.Get("ok").Bool() {
+				p.fail(fmt.Sprintf("the site's file %s is not available (HTTP %d)", name, resp.Get("status").Int()))
+				return
+			}
+			then(resp.Call("blob"), func(blob app.Value) {
+				p.ctx.Dispatch(func(ctx app.Context) {
+					files[i] = app.Window().Get("File").New([]any{blob}, name)
+					if left--; left > 0 {
+						return
+					}
+					arr := app.Window().Get("Array").New()
+					for _, f := range files {
+						arr.Call("push", f)
+					}
+					p.evaluate(arr, app.Null()) // each File carries its name
+				})
+			}, p.fail)
+		}, p.fail)
 	}
 }
 
@@ -191,6 +254,16 @@ func (p *Page) takeAction(act app.Value) {
 func (p *Page) OnDismount() {
 	p.mounted = false
 	p.stopWorker()
+	if p.onPop != nil {
+		app.Window().Call("removeEventListener", "popstate", p.onPop)
+		p.onPop.Release()
+		p.onPop = nil
+	}
+	if p.onKey != nil {
+		app.Window().Get("document").Call("removeEventListener", "keydown", p.onKey)
+		p.onKey.Release()
+		p.onKey = nil
+	}
 	if p.deliver != nil {
 		if hooks := app.Window().Get("eval752Hooks"); hooks.Truthy() {
 			hooks.Set("deliver", nil)
@@ -314,12 +387,19 @@ func (p *Page) onMessage(data app.Value) {
 				p.raw[k] = v.String()
 			}
 		}
-		// "ready" waits for the first findings page: a test (or a user)
-		// reading the page at "ready" sees the findings rows too.
-		p.readyFind = p.requestFindings()
 		if p.tab == "" || p.tab == "formats" {
 			p.tab = "overview"
 		}
+		if p.pending != nil {
+			// a deep link's filters, open finding, item and runs; the
+			// findings request below is the one "ready" waits for
+			s := *p.pending
+			s.View = p.tab
+			p.setState(s)
+		}
+		// "ready" waits for the first findings page: a test (or a user)
+		// reading the page at "ready" sees the findings rows too.
+		p.readyFind = p.requestFindings()
 		if p.meta.Items > 0 {
 			p.requestItems()
 		}
@@ -335,12 +415,23 @@ func (p *Page) onMessage(data app.Value) {
 	case wire.TypeLines:
 		var w wire.LineWindow
 		if json.Unmarshal([]byte(payload), &w) == nil {
+			if id == p.rawLinesID {
+				p.rawWin = &w
+				return
+			}
 			p.win = &w
 		}
 	case wire.TypeFindings:
 		var pg wire.FindingPage
+		if id == p.rawFindID {
+			if json.Unmarshal([]byte(payload), &pg) == nil {
+				p.rawFinds = slices.DeleteFunc(pg.Findings, func(f finding.Finding) bool { return f.Line != p.rawLine })
+			}
+			return
+		}
 		if json.Unmarshal([]byte(payload), &pg) == nil {
 			p.fpage = &pg
+			p.pickFromPage()
 		}
 		p.markReady(id)
 	case wire.TypeCompare:
@@ -497,6 +588,8 @@ func (p *Page) retry(ctx app.Context, e app.Event) {
 // failure) never appears over the previous one's verdict and tables.
 func (p *Page) clearResult() {
 	p.res, p.win, p.ipage, p.sel, p.fpage = nil, nil, nil, nil, nil
+	p.pickFinding = -1
+	p.rawItem, p.rawWin, p.rawFinds = "", nil, nil
 	p.raw, p.reps = nil, nil
 	p.meta = wire.ResultMeta{}
 	p.fq = wire.FindingQuery{}

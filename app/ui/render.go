@@ -6,6 +6,7 @@ import (
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
+	"eval752/app/model"
 	"eval752/app/ui/wire"
 	"eval752/app/version"
 )
@@ -20,6 +21,7 @@ func (p *Page) Render() app.UI {
 	}
 	if p.mounted {
 		p.ctx.Defer(p.syncStatus)
+		p.ctx.Defer(p.syncHash)
 	}
 	root := app.Div().Class("app").
 		OnDragOver(p.onDragOver).
@@ -27,7 +29,19 @@ func (p *Page) Render() app.UI {
 	if status != StatusStarting {
 		root = root.Attr("data-client", "true")
 	}
+	if p.res != nil {
+		// static/hooks.js asks before a reload or a close throws it away
+		root = root.Attr("data-loaded", "true")
+	}
 	return root.Body(
+		app.A().Class("skip").Href("#main").Attr("data-test", "skip-link").Text("Skip to the results").
+			OnClick(func(ctx app.Context, e app.Event) {
+				// go-app takes over link clicks: move the focus here
+				e.PreventDefault()
+				if el := app.Window().GetElementByID("main"); el.Truthy() {
+					el.Call("focus")
+				}
+			}),
 		app.Header().Class("top").Body(
 			app.Div().Class("brand").Body(
 				app.Img().Src("/web/icon.svg").Alt("").Class("logo"),
@@ -39,7 +53,7 @@ func (p *Page) Render() app.UI {
 				app.Text(" Your files are read and scored here, by WebAssembly; the server only hosts this page and the page sends no data anywhere."),
 			),
 		),
-		app.Main().Class("content").Body(
+		app.Main().Class("content").ID("main").TabIndex(-1).Body(
 			p.renderLoad(status),
 			app.If(p.res != nil, func() app.UI { return p.renderSummary() }),
 			p.renderTabs(),
@@ -100,10 +114,11 @@ func (p *Page) renderLoad(status string) app.UI {
 			controls,
 		),
 		app.Div().Class("status-line").Attr("aria-live", "polite").Body(
-			app.Span().Class("status status-"+status).Attr("data-test", "status").Attr("data-loads", p.loads).Text(status),
+			app.Span().Class("status status-"+status).Attr("data-test", "status").Attr("data-state", status).
+				Attr("data-loads", p.loads).Text(p.statusLabel(status)),
 			app.If(busy, func() app.UI {
 				return app.Span().Class("progress").Body(
-					app.Span().Class("stage").Text(p.stage),
+					app.Span().Class("stage").Attr("data-test", "stage").Text(stageLabel(p.stage)),
 					p.progressBar(),
 					app.Span().Class("bytes").Text(progressText(p.done, p.total)),
 					app.Button().Class("button small").Attr("data-test", "cancel").Text("Cancel").OnClick(p.cancel),
@@ -130,11 +145,71 @@ func (p *Page) progressBar() app.UI {
 	bar := app.Progress().Class("bar")
 	// bytes are counted while reading; validating and scoring have no
 	// measure of their own, so the bar is indeterminate then (not a
-	// full bar that looks stuck)
-	if p.total > 0 && (p.stage == "read" || p.stage == "") {
+	// full bar that looks stuck); so it is once every byte is read while
+	// the stage is still "read" (the files are parsed as they are read)
+	if p.total > 0 && (p.stage == "read" || p.stage == "") && p.done < p.total {
 		bar = bar.Max(p.total).Value(p.done)
 	}
 	return bar
+}
+
+// statusLabel is the status in words ("ready — 0 errors, 2 warnings"); the
+// machine-readable state is the element's data-state.
+func (p *Page) statusLabel(status string) string {
+	switch status {
+	case StatusStarting:
+		return "starting…"
+	case StatusIdle:
+		return "no files loaded yet"
+	case StatusLoading:
+		return "working…"
+	case StatusReady:
+		if p.res == nil {
+			return "ready"
+		}
+		c := p.res.Counts
+		return "ready — " + plural(c.Error, "error") + ", " + plural(c.Warning, "warning")
+	case StatusError:
+		return "could not load"
+	case StatusCancelled:
+		return "cancelled"
+	}
+	return status
+}
+
+func plural(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return strconv.Itoa(n) + " " + word + "s"
+}
+
+// stages are the worker's phases in order, with what the page calls them.
+var stages = []struct{ id, label string }{
+	{"fetch demo", "fetching the demo bundle"},
+	{"fetch site", "fetching the site's files"},
+	{"read", "reading the files"},
+	{"validate", "validating"},
+	{"score", "scoring"},
+	{"audit", "auditing"},
+}
+
+// stageLabel is "step 2 of 4: validating": where the work is, so a full
+// bytes bar never reads as done while later phases remain.
+func stageLabel(stage string) string {
+	if stage == "" {
+		stage = "read"
+	}
+	const fetches = 2 // the first stages: a fetch before the work, not counted
+	for i, st := range stages {
+		if st.id == stage {
+			if i < fetches {
+				return st.label
+			}
+			return fmt.Sprintf("step %d of %d: %s", i-fetches+1, len(stages)-fetches, st.label)
+		}
+	}
+	return stage
 }
 
 func progressText(done, total int64) string {
@@ -174,9 +249,9 @@ func (p *Page) renderSummary() app.UI {
 	}
 	return app.Section().Class("summary").Attr("aria-label", "summary").Body(
 		app.Div().Class("verdict "+cls).Attr("data-test", "verdict").Text(verdict),
-		countBox("error", c.Error),
-		countBox("warning", c.Warning),
-		countBox("info", c.Info),
+		p.countBox("error", c.Error),
+		p.countBox("warning", c.Warning),
+		p.countBox("info", c.Info),
 		app.Div().Class("stat").Body(
 			app.Span().Class("stat-n").Text(strconv.Itoa(len(p.res.Inputs))),
 			app.Span().Class("stat-l").Text("files read"),
@@ -187,13 +262,15 @@ func (p *Page) renderSummary() app.UI {
 		),
 		app.Div().Class("stat").Body(
 			app.Span().Class("stat-n").Text(strconv.Itoa(p.meta.Items)),
-			app.Span().Class("stat-l").Text("scored items"),
+			app.Span().Class("stat-l").Text(map[bool]string{true: "scored items", false: "items"}[len(p.res.Runs) > 0]),
 		),
 	)
 }
 
-func countBox(sev string, n int) app.UI {
-	return app.Div().Class("stat sev-"+sev).Body(
+// countBox is a severity tile: its count, and a click shows those findings.
+func (p *Page) countBox(sev string, n int) app.UI {
+	return app.Button().Class("stat tile sev-"+sev).Attr("data-test", "tile-"+sev).Attr("data-sev", sev).
+		Title("show the "+sev+"s").OnClick(p.onTile).Body(
 		app.Span().Class("stat-n").Attr("data-test", "count-"+sev).Text(strconv.Itoa(n)),
 		app.Span().Class("stat-l").Text(sev+"s"),
 	)
@@ -270,7 +347,7 @@ func (p *Page) renderView() app.UI {
 				)
 			}),
 			p.renderReviewQueue(audit),
-			p.reportOrEmpty("audit", audit, "Nothing to audit in these inputs."),
+			&reportView{Kind: "audit", Rep: audit, Empty: "Nothing to audit in these inputs.", Unchecked: p.unchecked()},
 		)
 	case "items":
 		lazy = p.renderItems()
@@ -285,6 +362,15 @@ func (p *Page) renderView() app.UI {
 		panel("scores", p.reportOrEmpty("score", p.report("score"), "Nothing to score: the inputs hold no results, predictions or TREC run.")),
 		app.Div().Class("panel").Attr("data-panel", "lazy").Hidden(lazy == nil).Body(lazy),
 	)
+}
+
+// unchecked is uncheckedRules for the loaded inputs' formats.
+func (p *Page) unchecked() map[string]string {
+	formats := map[model.Format]bool{}
+	for _, in := range p.res.Inputs {
+		formats[model.Format(in.Format)] = true
+	}
+	return uncheckedRules(formats)
 }
 
 func (p *Page) renderWelcome() app.UI {
@@ -392,9 +478,13 @@ func (p *Page) syncStatus(ctx app.Context) {
 	if want == "" {
 		want = StatusStarting
 	}
+	if el.Get("dataset").Get("state").String() != want {
+		el.Get("dataset").Set("state", want)
+	}
+	label := p.statusLabel(want)
 	if t := el.Get("firstChild"); t.Truthy() && t.Get("nodeType").Int() == 3 {
-		if t.Get("nodeValue").String() != want {
-			t.Set("nodeValue", want)
+		if t.Get("nodeValue").String() != label {
+			t.Set("nodeValue", label)
 		}
 	}
 }

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"html"
 	"math"
+	"regexp"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -33,9 +35,17 @@ type reportView struct {
 	Kind  string
 	Rep   *report.Report
 	Empty string // shown when Rep is nil
+	// Unchecked (audit): rules the inputs could not exercise, with what to
+	// load (uncheckedRules)
+	Unchecked map[string]string
 
 	shown    *report.Report  // the report expanded refers to
 	expanded map[string]bool // long tables the user chose to show whole
+
+	// the picker (Scores, Comparison): only rows of this metric, of this
+	// stratum dimension ("split" for split=dev, split=test, or "all"),
+	// only this run's columns; "" = every one
+	pickMetric, pickStratum, pickRun string
 }
 
 func (v *reportView) Render() app.UI {
@@ -44,6 +54,7 @@ func (v *reportView) Render() app.UI {
 	}
 	if v.shown != v.Rep {
 		v.shown, v.expanded = v.Rep, nil
+		v.pickMetric, v.pickStratum, v.pickRun = "", "", ""
 	}
 	return v.renderReport(v.Kind, v.Rep)
 }
@@ -63,15 +74,121 @@ func (v *reportView) renderReport(kind string, r *report.Report) app.UI {
 				})),
 			)
 		}),
+		app.If(navigable(kind), func() app.UI { return v.renderIndex(r) }),
+		app.If(navigable(kind), func() app.UI { return v.renderPicker(r) }),
+		app.If(navigable(kind), func() app.UI { return chartLegend(r) }),
 		app.Range(r.Sections).Slice(func(i int) app.UI {
+			if navigable(kind) && i > 0 {
+				return v.renderFolded(kind, r.Sections[i])
+			}
 			return v.renderSection(kind, r.Sections[i])
 		}),
 	)
 }
 
+// navigable reports whether a report opens on its headline with the other
+// sections folded and a section index (Scores and Comparison: tens of
+// thousands of pixels unfolded).
+func navigable(kind string) bool { return kind == "score" || kind == "compare" }
+
+// renderIndex is the sticky index of the report's sections: a click opens
+// the section and scrolls to it.
+func (v *reportView) renderIndex(r *report.Report) app.UI {
+	return app.Nav().Class("rindex").Attr("data-test", "report-index").Attr("aria-label", "sections of the report").Body(
+		app.Span().Class("muted").Text("Sections: "),
+		app.Range(r.Sections).Slice(func(i int) app.UI {
+			sec := r.Sections[i]
+			title := sec.Title
+			if title == "" {
+				title = sec.ID
+			}
+			return app.Button().Class("link idx").Attr("data-test", "section-link").Attr("data-sec", sec.ID).
+				Text(title).OnClick(v.onJump)
+		}),
+	)
+}
+
+// renderFolded is a section beyond the headline: folded (<details>, its
+// tables in the DOM for the automation hooks, not drawn until opened).
+func (v *reportView) renderFolded(kind string, s report.Section) app.UI {
+	n := 0
+	for _, t := range s.Tables {
+		n += len(t.Rows)
+	}
+	title := s.Title
+	if title == "" {
+		title = s.ID
+	}
+	return app.Details().Class("rfold").ID(sectionID(kind, s.ID)).Attr("data-test", "section-fold").Attr("data-sec", s.ID).Open(v.picking()).Body(
+		app.Summary().Body(app.Span().Class("fold-title").Text(title),
+			app.Span().Class("muted").Text(fmt.Sprintf(" · %d tables, %d rows", len(s.Tables), n))),
+		v.renderSection(kind, s),
+	)
+}
+
+func sectionID(kind, sec string) string {
+	return "sec-" + kind + "-" + strings.NewReplacer(".", "-", " ", "-").Replace(sec)
+}
+
+// onJump opens the section the index button names and scrolls to it.
+func (v *reportView) onJump(ctx app.Context, e app.Event) {
+	sec := dataOf(ctx, "sec")
+	doc := app.Window().Get("document")
+	el := doc.Call("querySelector", `[data-report="`+v.Kind+`"] [data-sec="`+sec+`"]:is(details, section)`)
+	if !el.Truthy() {
+		return
+	}
+	if el.Get("tagName").String() == "DETAILS" {
+		el.Set("open", true)
+	}
+	el.Call("scrollIntoView", map[string]any{"block": "start"})
+}
+
+// chartLegend says how the charts read: a colour per run (named, in the
+// order the tables list them), CI whiskers, the target line, pass / FAIL as
+// a mark and a word, not a colour alone.
+func chartLegend(r *report.Report) app.UI {
+	var runs []string
+	seen := map[string]bool{}
+	for _, sec := range r.Sections {
+		for _, t := range sec.Tables {
+			for _, row := range t.Rows {
+				for _, c := range row {
+					if c.Run != "" && c.Metric != "" && !seen[c.Run] {
+						seen[c.Run] = true
+						runs = append(runs, c.Run)
+					}
+				}
+			}
+		}
+	}
+	// one swatch per entry, as HTML that wraps on a narrow screen
+	sw := func(svg string) string {
+		return `<svg class="sw" viewBox="0 0 40 16" width="40" height="16" aria-hidden="true">` + svg + `</svg>`
+	}
+	var b strings.Builder
+	for i, run := range runs {
+		if i == 6 {
+			break
+		}
+		fmt.Fprintf(&b, `<span class="lg">%s %s</span>`, sw(fmt.Sprintf(`<rect class="bar run-%d" x="2" y="3" width="30" height="10" rx="2"/>`, i)), esc(run))
+	}
+	fmt.Fprintf(&b, `<span class="lg">%s 95 %% CI</span>`, sw(`<line class="err" x1="4" y1="8" x2="36" y2="8"/><line class="err" x1="4" y1="3" x2="4" y2="13"/><line class="err" x1="36" y1="3" x2="36" y2="13"/>`))
+	fmt.Fprintf(&b, `<span class="lg">%s target</span>`, sw(`<line class="target" x1="20" y1="1" x2="20" y2="15"/>`))
+	b.WriteString(`<span class="lg"><span class="mark-pass">✓</span> pass</span><span class="lg"><span class="mark-fail">✗ FAIL</span> misses its target</span>`)
+	return app.Raw(`<div class="legend" data-test="chart-legend" role="note" aria-label="chart legend">` + b.String() + `</div>`)
+}
+
 func (v *reportView) renderSection(kind string, s report.Section) app.UI {
+	banner := ""
+	if kind == "audit" {
+		banner = auditBanner(s.ID, v.Unchecked)
+	}
 	return app.Section().Class("rsection").Attr("data-section", s.ID).Body(
 		app.If(s.Title != "", func() app.UI { return app.H3().Text(s.Title) }),
+		app.If(banner != "", func() app.UI {
+			return app.P().Class("not-checked").Attr("data-test", "not-checked").Text(banner)
+		}),
 		app.Range(s.Text).Slice(func(i int) app.UI { return app.P().Text(s.Text[i]) }),
 		app.Range(s.Tables).Slice(func(i int) app.UI { return v.renderTable(kind, s.Tables[i]) }),
 		app.If(len(s.Notes) > 0, func() app.UI {
@@ -96,7 +213,111 @@ func maxRows(kind, table string) int {
 	return 2000
 }
 
+// renderPicker offers the metrics, stratum dimensions and runs of the
+// report; a pick keeps the matching rows (and run columns) of every table
+// and opens every section.
+func (v *reportView) renderPicker(r *report.Report) app.UI {
+	var metrics, dims, runs []string
+	seen := map[string]bool{}
+	add := func(list *[]string, kind, x string) {
+		if x != "" && !seen[kind+x] {
+			seen[kind+x] = true
+			*list = append(*list, x)
+		}
+	}
+	for _, sec := range r.Sections {
+		for _, t := range sec.Tables {
+			for _, row := range t.Rows {
+				for _, c := range row {
+					if c.Metric == "" {
+						continue
+					}
+					add(&metrics, "m", c.Metric)
+					add(&dims, "d", stratumDim(c.Stratum))
+					add(&runs, "r", c.Run)
+				}
+			}
+		}
+	}
+	sort.Strings(metrics)
+	return app.Div().Class("filters picker").Attr("role", "group").Attr("aria-label", "pick figures").Body(
+		selectBox("p-metric-"+v.Kind, "metric", v.pickMetric, metrics, func(x string) { v.pickMetric = x }),
+		selectBox("p-stratum-"+v.Kind, "stratum", v.pickStratum, dims, func(x string) { v.pickStratum = x }),
+		app.If(len(runs) > 1, func() app.UI {
+			return selectBox("p-run-"+v.Kind, "run", v.pickRun, runs, func(x string) { v.pickRun = x })
+		}),
+		app.If(v.picking(), func() app.UI {
+			return app.Span().Class("muted").Text("showing the matching rows of every section")
+		}),
+	)
+}
+
+func (v *reportView) picking() bool {
+	return v.pickMetric != "" || v.pickStratum != "" || v.pickRun != ""
+}
+
+// stratumDim is the dimension of a stratum: "split" for "split=dev",
+// "all" for "all".
+func stratumDim(st string) string {
+	if i := strings.IndexByte(st, '='); i > 0 {
+		return st[:i]
+	}
+	return st
+}
+
+// picked is t with only the rows and run columns the picker keeps.
+func (v *reportView) picked(t report.Table) report.Table {
+	if !v.picking() {
+		return t
+	}
+	keep := make([]bool, len(t.Columns))
+	for j, c := range t.Columns {
+		keep[j] = v.pickRun == "" || !strings.HasPrefix(c.Key, "run:") || c.Key == "run:"+v.pickRun
+	}
+	out := t
+	out.Columns = nil
+	for j, c := range t.Columns {
+		if keep[j] {
+			out.Columns = append(out.Columns, c)
+		}
+	}
+	out.Rows = nil
+	for _, row := range t.Rows {
+		match, figures := false, false
+		for _, c := range row {
+			if c.Metric == "" {
+				continue
+			}
+			figures = true
+			if (v.pickMetric == "" || c.Metric == v.pickMetric) && (v.pickStratum == "" || stratumDim(c.Stratum) == v.pickStratum) &&
+				(v.pickRun == "" || c.Run == "" || c.Run == v.pickRun) {
+				match = true
+			}
+		}
+		if !figures && v.pickMetric == "" && v.pickStratum == "" {
+			match = true // a table without figures (counts, definitions) stays
+		}
+		if !match {
+			continue
+		}
+		var nr []report.Cell
+		for j, c := range row {
+			if j < len(keep) && keep[j] {
+				nr = append(nr, c)
+			}
+		}
+		out.Rows = append(out.Rows, nr)
+	}
+	return out
+}
+
 func (v *reportView) renderTable(kind string, t report.Table) app.UI {
+	if navigable(kind) && v.picking() {
+		t = v.picked(t)
+		if len(t.Rows) == 0 {
+			return nil
+		}
+	}
 	key := kind + "/" + t.ID
 	rows := t.Rows
 	hidden := 0
@@ -106,8 +327,15 @@ func (v *reportView) renderTable(kind string, t report.Table) app.UI {
 	}
 	return app.Div().Class("rtable").Attr("data-table", t.ID).Body(
 		app.If(t.Title != "", func() app.UI { return app.H4().Text(t.Title) }),
-		app.If(t.Chart, func() app.UI { return app.Raw(chartSVG(t)) }),
-		app.Raw(tableHTML(kind, t, rows)),
+		app.If(t.Chart, func() app.UI { return app.Raw(chartSVG(t, false)) }),
+		// a narrow drawing (labels above the bars) for small screens:
+		// the wide one scaled to 390 px would print 4 px text
+		app.If(t.Chart, func() app.UI { return app.Raw(chartSVG(t, true)) }),
+		app.If(kind == "audit" && t.ID == "refusal-distribution", func() app.UI {
+			th, ok := v.configNumber("refusal_threshold")
+			return app.Raw(refusalPlot(t, th, ok))
+		}),
+		app.Raw(tableHTML(kind, t, rows, v.Unchecked)),
 		app.If(hidden > 0, func() app.UI {
 			return app.Button().Class("button small").Attr("data-test", "show-all-rows").Attr("data-key", key).
 				Text(fmt.Sprintf("show all %d rows (%d more)", len(t.Rows), hidden)).
@@ -119,6 +347,17 @@ func (v *reportView) renderTable(kind string, t report.Table) app.UI {
 			}))
 		}),
 	)
+}
+
+// configNumber reads a number from the report's configuration.
+func (v *reportView) configNumber(key string) (float64, bool) {
+	for _, kv := range v.Rep.Config {
+		if kv.Key == key {
+			f, err := strconv.ParseFloat(kv.Value, 64)
+			return f, err == nil
+		}
+	}
+	return 0, false
 }
 
 // onShowAll expands the table the clicked button names (data-key; see
@@ -146,7 +385,7 @@ func FullValue(v *float64) string {
 // seconds; one innerHTML assignment takes milliseconds. Every text and
 // attribute is escaped; the markup has no script and no inline style (the
 // CSP forbids both).
-func tableHTML(kind string, t report.Table, rows [][]report.Cell) string {
+func tableHTML(kind string, t report.Table, rows [][]report.Cell, unchecked map[string]string) string {
 	var b strings.Builder
 	b.WriteString(`<div class="scroll"><table class="grid"><thead><tr>`)
 	for _, c := range t.Columns {
@@ -167,6 +406,20 @@ func tableHTML(kind string, t report.Table, rows [][]report.Cell) string {
 			if j >= len(t.Columns) {
 				break
 			}
+			if t.Columns[j].Key == "item" && c.Metric == "" && c.Value == nil && c.Text != "" && itemTables[t.ID] {
+				// an item of the comparison or the audit: a link to it
+				// in the Items view (a state hash, see urlstate.go)
+				fmt.Fprintf(&b, `<td><a class="item-link" data-test="item-link" href="%s">%s</a></td>`, esc(itemHref(c.Text)), esc(c.Text))
+				continue
+			}
+			if note := unchecked[label]; note != "" && kind == "audit" && t.Columns[j].Key == "count" && c.Value != nil && *c.Value == 0 {
+				// 0 findings of a rule that could not run: say so
+				var cell strings.Builder
+				writeCell(&cell, kind, t.ID, t.Columns[j].Key, label, c, j == 0)
+				b.WriteString(strings.TrimSuffix(cell.String(), "</td>"))
+				fmt.Fprintf(&b, `<span class="badge unchecked" data-test="not-checked" data-code="%s">%s</span></td>`, esc(label), esc(note))
+				continue
+			}
 			writeCell(&b, kind, t.ID, t.Columns[j].Key, label, c, j == 0)
 		}
 		b.WriteString(`</tr>`)
@@ -181,6 +434,9 @@ var esc = html.EscapeString
 // characters show escaped (finding.Inert), as in the CLI's text output.
 // The data-* hooks keep the raw value.
 func txt(s string) string { return html.EscapeString(finding.Inert(s)) }
+
+// itemTables are the tables whose "item" column names an item id.
+var itemTables = map[string]bool{"disagreements.items": true, "missing.items": true}
 
 // writeCell writes one table cell: a header or text cell, or a figure with
 // its CI, n/denominator, threshold badge and flag, carrying the automation
@@ -249,6 +505,9 @@ func writeCell(b *strings.Builder, kind, table, column, row string, c report.Cel
 
 // bar is one bar of a chart.
 type bar struct {
+	run           int // the run's index in the table (its colour); -1 none
+	target        float64
+	hasTarget     bool
 	metric        string
 	label         string
 	v, lo, hi     float64
@@ -264,7 +523,9 @@ type bar struct {
 // scale is [0, 1] when every value and bound lies in it, otherwise it spans
 // the data and 0. Colours come from CSS classes; there is no inline style
 // (the CSP forbids it).
-func chartSVG(t report.Table) string {
+// narrow draws for small screens: each label above its bar, 360 units
+// wide, so a 390 px screen shows the text at about 10 px.
+func chartSVG(t report.Table, narrow bool) string {
 	var bars []bar
 	metricCols := 0
 	for j := range t.Columns {
@@ -275,6 +536,7 @@ func chartSVG(t report.Table) string {
 			}
 		}
 	}
+	runIdx := map[string]int{}
 	for _, row := range t.Rows {
 		rowLabel := ""
 		if len(row) > 0 && row[0].Metric == "" {
@@ -307,6 +569,18 @@ func chartSVG(t report.Table) string {
 			if c.Pass != nil {
 				b.hasPass, b.pass = true, *c.Pass
 			}
+			b.run = -1
+			if c.Run != "" {
+				if _, ok := runIdx[c.Run]; !ok {
+					runIdx[c.Run] = len(runIdx)
+				}
+				b.run = runIdx[c.Run]
+			}
+			if m := targetRe.FindString(c.Threshold); m != "" {
+				if tv, err := strconv.ParseFloat(m, 64); err == nil {
+					b.target, b.hasTarget = tv, true
+				}
+			}
 			bars = append(bars, b)
 		}
 	}
@@ -325,14 +599,14 @@ func chartSVG(t report.Table) string {
 		}
 		panels[b.metric] = append(panels[b.metric], b)
 	}
-	const (
-		labelW = 270.0
-		plotW  = 420.0
-		valueW = 90.0
-		rowH   = 22.0
-		headH  = 20.0
-		axisH  = 22.0
-	)
+	labelW, plotW, valueW, rowH, headH, axisH := 270.0, 420.0, 130.0, 22.0, 20.0, 22.0
+	barTop := 4.0 // the bar's offset in its row
+	cls := "chart chart-wide"
+	if narrow {
+		labelW, plotW, valueW, rowH = 0, 250, 110, 34
+		barTop = 16
+		cls = "chart chart-narrow"
+	}
 	width := labelW + plotW + valueW
 	height := 0.0
 	for _, m := range order {
@@ -343,8 +617,8 @@ func chartSVG(t report.Table) string {
 	if title == "" {
 		title = t.ID
 	}
-	fmt.Fprintf(&s, `<svg class="chart" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 %.0f %.0f" role="img" aria-label="%s">`,
-		width, height, txt("chart: "+title))
+	fmt.Fprintf(&s, `<svg class="%s" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 %.0f %.0f" role="img" aria-label="%s">`,
+		cls, width, height, txt("chart: "+title))
 	fmt.Fprintf(&s, `<title>%s</title>`, txt(title))
 	y0 := 0.0
 	for _, m := range order {
@@ -353,6 +627,9 @@ func chartSVG(t report.Table) string {
 		for _, b := range pb {
 			lo = math.Min(lo, math.Min(b.v, b.lo))
 			hi = math.Max(hi, math.Max(b.v, b.hi))
+			if b.hasTarget {
+				lo, hi = math.Min(lo, b.target), math.Max(hi, b.target)
+			}
 		}
 		if lo >= 0 && hi <= 1 {
 			lo, hi = 0, 1
@@ -376,13 +653,11 @@ func chartSVG(t report.Table) string {
 		zero := x(0)
 		for i, b := range pb {
 			y := top + rowH*float64(i)
+			// the colour says the run; pass / FAIL is a mark and a word
+			// beside the value, not a colour
 			cls := "bar"
-			if b.hasPass {
-				if b.pass {
-					cls += " bar-pass"
-				} else {
-					cls += " bar-fail"
-				}
+			if b.run >= 0 {
+				cls += " run-" + strconv.Itoa(b.run%6)
 			}
 			x0, x1 := math.Min(zero, x(b.v)), math.Max(zero, x(b.v))
 			label := b.label
@@ -397,15 +672,33 @@ func chartSVG(t report.Table) string {
 				tip += " (" + b.flag + ")"
 			}
 			fmt.Fprintf(&s, `<g><title>%s</title>`, txt(tip))
-			fmt.Fprintf(&s, `<text class="label" x="%.1f" y="%.1f" text-anchor="end">%s</text>`, labelW-8, y+rowH*0.68, txt(label))
-			fmt.Fprintf(&s, `<rect class="%s" x="%.1f" y="%.1f" width="%.1f" height="%.1f" rx="2"/>`, cls, x0, y+4, math.Max(x1-x0, 1), rowH-8)
+			barH := 14.0
+			if narrow {
+				fmt.Fprintf(&s, `<text class="label" x="%.1f" y="%.1f">%s</text>`, 0.0, y+12, txt(label))
+			} else {
+				barH = rowH - 8
+				fmt.Fprintf(&s, `<text class="label" x="%.1f" y="%.1f" text-anchor="end">%s</text>`, labelW-8, y+rowH*0.68, txt(label))
+			}
+			fmt.Fprintf(&s, `<rect class="%s" x="%.1f" y="%.1f" width="%.1f" height="%.1f" rx="2"/>`, cls, x0, y+barTop, math.Max(x1-x0, 1), barH)
 			if b.hasCI {
-				cy := y + rowH/2
+				cy := y + barTop + barH/2
 				fmt.Fprintf(&s, `<line class="err" x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f"/>`, x(b.lo), cy, x(b.hi), cy)
 				fmt.Fprintf(&s, `<line class="err" x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f"/>`, x(b.lo), cy-5, x(b.lo), cy+5)
 				fmt.Fprintf(&s, `<line class="err" x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f"/>`, x(b.hi), cy-5, x(b.hi), cy+5)
 			}
-			fmt.Fprintf(&s, `<text class="value" x="%.1f" y="%.1f">%s</text></g>`, labelW+plotW+8, y+rowH*0.68, txt(b.display))
+			if b.hasTarget {
+				tx := x(b.target)
+				fmt.Fprintf(&s, `<line class="target" x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f"/>`, tx, y+barTop-3, tx, y+barTop+barH+3)
+			}
+			mark := ""
+			if b.hasPass {
+				if b.pass {
+					mark = `<tspan class="mark-pass"> ✓</tspan>`
+				} else {
+					mark = `<tspan class="mark-fail"> ✗ FAIL</tspan>`
+				}
+			}
+			fmt.Fprintf(&s, `<text class="value" x="%.1f" y="%.1f">%s%s</text></g>`, labelW+plotW+8, y+barTop+barH*0.8, txt(b.display), mark)
 		}
 		if lo < 0 {
 			fmt.Fprintf(&s, `<line class="zero" x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f"/>`, zero, top, zero, bottom)
@@ -415,6 +708,9 @@ func chartSVG(t report.Table) string {
 	s.WriteString(`</svg>`)
 	return s.String()
 }
+
+// targetRe finds the number of a threshold ("≥ 0.90" → 0.90).
+var targetRe = regexp.MustCompile(`[-+]?[0-9]*\.?[0-9]+`)
 
 type tick struct {
 	v     float64

@@ -3,7 +3,6 @@ package ui
 import (
 	"bytes"
 	"encoding/json"
-	"strconv"
 	"strings"
 	"time"
 
@@ -126,13 +125,6 @@ func (p *Page) renderReviewQueue(rep *report.Report) app.UI {
 			})),
 		)),
 	)
-}
-
-func plural(n int, what string) string {
-	if n == 1 {
-		return "1 " + what
-	}
-	return strconv.Itoa(n) + " " + what + "s"
 }
 
 func (p *Page) onReviewer(ctx app.Context, e app.Event) {

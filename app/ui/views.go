@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"regexp"
 	"strconv"
 	"strings"
 
@@ -72,6 +73,7 @@ func (p *Page) renderOverview() app.UI {
 // onShowCode opens the findings of the rule the clicked link names.
 func (p *Page) onShowCode(ctx app.Context, e app.Event) {
 	p.fq = wire.FindingQuery{Code: dataOf(ctx, "code")}
+	p.sel, p.win = nil, nil
 	p.requestFindings()
 	p.tab = "findings"
 }
@@ -105,12 +107,12 @@ func (p *Page) renderFindings() app.UI {
 			return app.P().Class("empty good").Text("No findings: every check passed.")
 		}),
 		app.Div().Class("split").Body(
-			app.Div().Class("scroll list").Body(app.Table().Class("grid findings-table").Body(
+			app.Div().Class("list").Body(app.Table().Class("grid findings-table").Body(
 				app.THead().Body(app.Tr().Body(
-					app.Th().Scope("col").Text("severity"),
-					app.Th().Scope("col").Text("rule"),
-					app.Th().Scope("col").Text("where"),
-					app.Th().Scope("col").Text("message"),
+					p.sortHead("severity", ""),
+					p.sortHead("rule", "rule"),
+					p.sortHead("where", "where"),
+					p.sortHead("message", "message"),
 				)),
 				app.TBody().Body(app.Range(shown).Slice(func(i int) app.UI {
 					f := shown[i]
@@ -152,11 +154,13 @@ func (p *Page) renderFindings() app.UI {
 			return app.Div().Class("pager").Body(
 				app.Button().Class("button").Disabled(pg.Offset == 0).Text("← previous").OnClick(func(ctx app.Context, e app.Event) {
 					p.fq.Offset = max(p.fpage.Offset-findingsPage, 0)
+					p.sel, p.win = nil, nil
 					p.requestFindings()
 				}),
 				app.Span().Class("muted").Text(fmt.Sprintf("%d–%d of %d", pg.Offset+1, pg.Offset+len(shown), pg.Matches)),
 				app.Button().Class("button").Disabled(pg.Offset+len(shown) >= pg.Matches).Text("next →").OnClick(func(ctx app.Context, e app.Event) {
 					p.fq.Offset = p.fpage.Offset + findingsPage
+					p.sel, p.win = nil, nil
 					p.requestFindings()
 				}),
 			)
@@ -164,8 +168,65 @@ func (p *Page) renderFindings() app.UI {
 	)
 }
 
+// sortHead is a findings column header whose button sorts by it (again:
+// the other way round); aria-sort says the order shown.
+func (p *Page) sortHead(label, key string) app.UI {
+	th := app.Th().Scope("col")
+	arrow := ""
+	if p.fq.Sort == key {
+		dir := "ascending"
+		arrow = " ▲"
+		if p.fq.Desc {
+			dir, arrow = "descending", " ▼"
+		}
+		th = th.Attr("aria-sort", dir)
+	}
+	name := key
+	if name == "" {
+		name = "severity"
+	}
+	return th.Body(app.Button().Class("sort").Attr("data-test", "f-sort-"+name).Attr("data-key", key).
+		Title("sort by " + label).Text(label + arrow).OnClick(p.onSort))
+}
+
+func (p *Page) onSort(ctx app.Context, e app.Event) {
+	key := dataOf(ctx, "key")
+	if p.fq.Sort == key {
+		p.fq.Desc = !p.fq.Desc
+	} else {
+		p.fq.Sort, p.fq.Desc = key, false
+	}
+	p.refilter()
+}
+
+// onTile shows the findings of the severity of the summary tile clicked.
+func (p *Page) onTile(ctx app.Context, e app.Event) {
+	p.fq = wire.FindingQuery{Severity: dataOf(ctx, "sev"), Sort: p.fq.Sort, Desc: p.fq.Desc}
+	p.tab = "findings"
+	p.refilter()
+}
+
+// closeFinding closes the line panel (its × button, or Esc).
+func (p *Page) closeFinding() {
+	p.sel, p.win, p.pickFinding = nil, nil, -1
+}
+
+// columnOf is the column a finding's message names ("… line 2, column
+// 115"), 0 when it names none.
+func columnOf(msg string) int {
+	m := columnRe.FindStringSubmatch(msg)
+	if m == nil {
+		return 0
+	}
+	n, _ := strconv.Atoi(m[1])
+	return n
+}
+
+var columnRe = regexp.MustCompile(`\bcolumn (\d+)\b`)
+
 func (p *Page) refilter() {
 	p.fq.Offset = 0
+	p.sel, p.win = nil, nil
 	p.requestFindings()
 }
 
@@ -176,16 +237,28 @@ func (p *Page) onOpenFinding(ctx app.Context, e app.Event) {
 	if err != nil || p.fpage == nil || i < 0 || i >= len(p.fpage.Findings) {
 		return
 	}
+	p.openFinding(p.fpage.Offset + i)
+}
+
+// openFinding shows finding abs (its index in the filtered, sorted list; on
+// the page shown) and asks for its line.
+func (p *Page) openFinding(abs int) {
+	i := abs - p.fpage.Offset
+	if i < 0 || i >= len(p.fpage.Findings) {
+		return
+	}
 	f := p.fpage.Findings[i]
-	p.sel = &f
+	p.sel, p.selIdx = &f, abs
 	p.win = nil
 	if f.Line > 0 {
-		p.sendJSON(wire.TypeLines, wire.LinesRequest{Path: f.Path, Line: f.Line, Context: 3, Pointer: f.Pointer})
+		p.sendJSON(wire.TypeLines, wire.LinesRequest{Path: f.Path, Line: f.Line, Context: 3, Pointer: f.Pointer, Column: columnOf(f.Message)})
 	}
 }
 
 func (p *Page) renderFindingDetail(f finding.Finding) app.UI {
 	return app.Aside().Class("detail").Attr("data-test", "finding-detail").Attr("aria-live", "polite").Body(
+		app.Button().Class("close").Attr("data-test", "finding-close").Attr("aria-label", "close (Esc)").Title("close (Esc)").Text("×").
+			OnClick(func(ctx app.Context, e app.Event) { p.closeFinding() }),
 		app.H3().Body(sevBadge(f.Severity), app.Span().Text(" "+f.Code)),
 		app.P().Text(finding.Inert(f.Message)),
 		app.If(f.Hint != "", func() app.UI { return app.P().Class("hint").Text("Hint: " + finding.Inert(f.Hint)) }),
@@ -193,6 +266,9 @@ func (p *Page) renderFindingDetail(f finding.Finding) app.UI {
 			s := finding.Inert(f.Path)
 			if f.Line > 0 {
 				s += " line " + strconv.Itoa(f.Line)
+			}
+			if c := columnOf(f.Message); c > 0 {
+				s += ", column " + strconv.Itoa(c)
 			}
 			if f.Pointer != "" {
 				s += " · " + finding.Inert(f.Pointer)
@@ -226,27 +302,34 @@ func (p *Page) renderWindow(f finding.Finding) app.UI {
 			cut := i < len(w.Truncated) && w.Truncated[i]
 			cls := "ln"
 			var body []app.UI
-			if n == f.Line && f.Pointer != "" {
+			if n == f.Line {
 				cls += " target"
 				st, en, exact, ok := 0, 0, w.HitExact, len(w.Hit) == 2
 				if ok {
 					st, en = w.Hit[0], w.Hit[1]
-				} else {
+				} else if f.Pointer != "" {
 					st, en, exact, ok = wire.PointerSpan(text, f.Pointer)
 				}
 				if ok && st >= 0 && st <= en && en <= len(text) {
-					mcls := "ptr-hit"
+					mark := app.Mark().Class("ptr-hit").Attr("data-test", "pointer-hit")
 					if !exact {
-						mcls += " inexact"
+						mark = mark.Class("inexact")
+					}
+					if w.HitColumn {
+						// the column of a syntax error: one character,
+						// or the end of the line
+						mark = app.Mark().Class("col-hit").Attr("data-test", "column-hit").
+							Attr("data-column", strconv.Itoa(columnOf(f.Message))).Title("column " + strconv.Itoa(columnOf(f.Message)))
+						if st == en {
+							mark = mark.Class("at-end").Attr("aria-label", "end of the line")
+						}
 					}
 					body = []app.UI{
 						app.Text(text[:st]),
-						app.Mark().Class(mcls).Attr("data-test", "pointer-hit").Text(text[st:en]),
+						mark.Text(text[st:en]),
 						app.Text(text[en:]),
 					}
 				}
-			} else if n == f.Line {
-				cls += " target"
 			}
 			if body == nil {
 				body = []app.UI{app.Text(text)}

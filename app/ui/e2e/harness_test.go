@@ -3,6 +3,7 @@
 package e2e
 
 import (
+	"archive/zip"
 	"bufio"
 	"bytes"
 	"context"
@@ -14,6 +15,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"sort"
 	"strconv"
@@ -364,7 +366,7 @@ func (b *browser) waitJS(js string, timeout time.Duration) {
 			return
 		}
 		if time.Now().After(deadline) {
-			status, _ := chromedp.Run(b.ctx, chromedp.Evaluate[string](`(document.querySelector('[data-test=status]')||{}).textContent + " " + ((document.querySelector('[data-test=error]')||{}).textContent||"")`))
+			status, _ := chromedp.Run(b.ctx, chromedp.Evaluate[string](`((document.querySelector('[data-test=status]')||{}).dataset||{}).state + " " + ((document.querySelector('[data-test=error]')||{}).textContent||"")`))
 			b.t.Fatalf("timed out after %v waiting for %s (status %q, err %v)\nlogs:\n%s", timeout, js, status, err, b.logText())
 		}
 		time.Sleep(50 * time.Millisecond)
@@ -392,7 +394,7 @@ func (b *browser) waitClient() {
 }
 
 func (b *browser) status() string {
-	return eval[string](b, `document.querySelector('[data-test=status]').textContent`)
+	return eval[string](b, `document.querySelector('[data-test=status]').dataset.state`)
 }
 
 // loads is how many loads the page has started.
@@ -406,7 +408,7 @@ func (b *browser) waitReady(timeout time.Duration) {
 	b.t.Helper()
 	b.waitJS(fmt.Sprintf(`+document.querySelector('[data-test=status]').dataset.loads > %d`, b.seen), timeout)
 	b.seen = b.loads()
-	b.waitJS(`(() => { const s = document.querySelector('[data-test=status]').textContent;
+	b.waitJS(`(() => { const s = document.querySelector('[data-test=status]').dataset.state;
 		if (s === 'error') throw new Error(document.querySelector('[data-test=error]').textContent);
 		return s === 'ready'; })()`, timeout)
 }
@@ -440,7 +442,14 @@ func (b *browser) counts() (int, int) {
 // and that no CSP violation was reported.
 func (b *browser) assertPrivate(markers ...string) {
 	b.t.Helper()
-	origin, _ := url.Parse(env.baseURL)
+	b.assertPrivateAt(env.baseURL, markers...)
+}
+
+// assertPrivateAt is assertPrivate for a page served from base (another
+// server than the suite's).
+func (b *browser) assertPrivateAt(base string, markers ...string) {
+	b.t.Helper()
+	origin, _ := url.Parse(base)
 	b.mu.Lock()
 	reqs := append([]*network.Request(nil), b.requests...)
 	logs := append([]string(nil), b.logs...)
@@ -524,6 +533,17 @@ type validateOut struct {
 		Warning int `json:"warning"`
 		Info    int `json:"info"`
 	} `json:"counts"`
+}
+
+// severityFirst is the order the findings view lists by default (docs/ui.md):
+// errors, then warnings, then infos, each in the order `eval752 validate`
+// reported them.
+func (v validateOut) severityFirst() validateOut {
+	rank := map[string]int{"error": 0, "warning": 1, "info": 2}
+	out := v
+	out.Findings = append(out.Findings[:0:0], v.Findings...)
+	sort.SliceStable(out.Findings, func(i, j int) bool { return rank[out.Findings[i].Severity] < rank[out.Findings[j].Severity] })
+	return out
 }
 
 func cliValidate(t *testing.T, file string) validateOut {
@@ -638,6 +658,33 @@ func waitFile(t *testing.T, dir, name string, timeout time.Duration) []byte {
 	}
 	t.Fatalf("download %s did not arrive in %v (dir has %v)", name, timeout, names)
 	return nil
+}
+
+// exportName is the download name of an export of bundle (docs/ui.md): the
+// bundle's meta.json name with every run of characters other than letters,
+// digits, '.', '_' and '-' made one '-', then "-<what>".
+func exportName(t *testing.T, bundle, what string) string {
+	t.Helper()
+	zr, err := zip.OpenReader(bundle)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer zr.Close()
+	var meta struct {
+		Name string `json:"name"`
+	}
+	for _, f := range zr.File {
+		if f.Name == "meta.json" {
+			rc, _ := f.Open()
+			json.NewDecoder(rc).Decode(&meta)
+			rc.Close()
+		}
+	}
+	if meta.Name == "" {
+		t.Fatalf("%s has no meta.json name", bundle)
+	}
+	name := strings.Trim(regexp.MustCompile(`[^A-Za-z0-9._-]+`).ReplaceAllString(meta.Name, "-"), "-.")
+	return name + "-" + what
 }
 
 func formatG(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }

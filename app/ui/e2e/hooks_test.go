@@ -30,14 +30,14 @@ import (
 
 // hookStatus is the text of data-test=status ("" while it does not exist).
 func (b *browser) hookStatus() string {
-	return eval[string](b, `(document.querySelector('[data-test=status]')||{}).textContent||""`)
+	return eval[string](b, `((document.querySelector('[data-test=status]')||{}).dataset||{}).state||""`)
 }
 
 // waitHookReady polls data-test=status until it reads "ready"; "error"
 // fails at once.
 func (b *browser) waitHookReady(timeout time.Duration) {
 	b.t.Helper()
-	b.waitJS(`(() => { const s = (document.querySelector('[data-test=status]')||{}).textContent;
+	b.waitJS(`(() => { const s = ((document.querySelector('[data-test=status]')||{}).dataset||{}).state;
 		if (s === 'error') throw new Error('status error');
 		return s === 'ready'; })()`, timeout)
 }

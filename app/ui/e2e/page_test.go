@@ -86,7 +86,7 @@ func TestUnreadableFile(t *testing.T) {
 	b := newBrowser(t)
 	b.open()
 	b.upload(dir)
-	b.waitJS(`document.querySelector('[data-test=status]').textContent === 'error'`, 60*time.Second)
+	b.waitJS(`document.querySelector('[data-test=status]').dataset.state === 'error'`, 60*time.Second)
 	msg := eval[string](b, `document.querySelector('[data-test=error]').textContent`)
 	t.Logf("unreadable file: the page says %q", msg)
 	if !strings.Contains(msg, "cannot read this file") || strings.Contains(msg, "goroutine") || strings.Contains(msg, "internal error") {
@@ -114,7 +114,7 @@ func TestDeepNesting(t *testing.T) {
 	b.waitReady(60 * time.Second)
 	rows := eval[[]string](b, `[...document.querySelectorAll('[data-test=finding]')].map(e => e.dataset.line + " " + e.dataset.code)`)
 	var want []string
-	for _, f := range v.Findings {
+	for _, f := range v.severityFirst().Findings {
 		want = append(want, fmt.Sprintf("%d %s", f.Line, f.Code))
 	}
 	if !slices.Contains(want, "2 jsonl.syntax") || !slices.Equal(rows, want) {
@@ -140,7 +140,7 @@ func TestFileGoneBeforeLoad(t *testing.T) {
 		t.Fatal(err)
 	}
 	release()
-	b.waitJS(`document.querySelector('[data-test=status]').textContent === 'error'`, 60*time.Second)
+	b.waitJS(`document.querySelector('[data-test=status]').dataset.state === 'error'`, 60*time.Second)
 	msg := eval[string](b, `document.querySelector('[data-test=error]').textContent`)
 	if !strings.Contains(msg, "cannot read this file") || strings.Contains(msg, "goroutine") {
 		t.Errorf("a file deleted before the load: the page says %q", msg)
@@ -152,7 +152,7 @@ func TestFileGoneBeforeLoad(t *testing.T) {
 	os.MkdirAll(filepath.Join(empty, ".git"), 0o755)
 	os.WriteFile(filepath.Join(empty, ".DS_Store"), []byte("x"), 0o644)
 	b.do(chromedp.SetUploadFiles(chromedp.CSS(`[data-test=folder-input]`), []string{empty}))
-	b.waitJS(`document.querySelector('[data-test=status]').textContent === 'error'`, 20*time.Second)
+	b.waitJS(`document.querySelector('[data-test=status]').dataset.state === 'error'`, 20*time.Second)
 	if msg := eval[string](b, `document.querySelector('[data-test=error]').textContent`); !strings.Contains(msg, "holds no file") {
 		t.Errorf("an empty folder picked: the page says %q", msg)
 	}
@@ -193,7 +193,7 @@ func TestFolderPickAndDrop(t *testing.T) {
 		checkAgainstCLI(t, b, exp)
 		rows := eval[[]string](b, `[...document.querySelectorAll('[data-test=finding]')].map(e => e.dataset.path + ":" + e.dataset.line + " " + e.dataset.code)`)
 		var want []string
-		for _, f := range v.Findings {
+		for _, f := range v.severityFirst().Findings {
 			want = append(want, fmt.Sprintf("%s:%d %s", f.Path, f.Line, f.Code))
 		}
 		if len(want) == 0 || !slices.Equal(rows, want) {
@@ -257,7 +257,7 @@ func TestBadJSONLFindings(t *testing.T) {
 	}
 	got := eval[[]row](b, `[...document.querySelectorAll('[data-test=finding]')].map(e => ({Code: e.dataset.code, Path: e.dataset.path, Line: +e.dataset.line}))`)
 	var wantRows []row
-	for _, f := range want.Findings {
+	for _, f := range want.severityFirst().Findings {
 		wantRows = append(wantRows, row{f.Code, f.Path, f.Line})
 	}
 	if fmt.Sprint(got) != fmt.Sprint(wantRows) {
@@ -361,7 +361,7 @@ func TestComparisonAndExport(t *testing.T) {
 
 	b.tab("export")
 	b.click(`[data-test=export-score-json]`)
-	got := waitFile(t, dl, "eval752-score.json", 20*time.Second)
+	got := waitFile(t, dl, exportName(t, env.demo, "score.json"), 20*time.Second)
 	want := cli(t, env.demo, "score", "--json")
 	if !bytes.Equal(got, want) {
 		t.Errorf("downloaded score JSON (%d bytes) differs from `eval752 score --json` (%d bytes)", len(got), len(want))
@@ -371,7 +371,7 @@ func TestComparisonAndExport(t *testing.T) {
 	var res struct {
 		Runs []string `json:"runs"`
 	}
-	if err := json.Unmarshal(waitFile(t, dl, "eval752-result.json", 20*time.Second), &res); err != nil {
+	if err := json.Unmarshal(waitFile(t, dl, exportName(t, env.demo, "result.json"), 20*time.Second), &res); err != nil {
 		t.Fatal(err)
 	}
 	if len(res.Runs) < 2 {
@@ -379,7 +379,7 @@ func TestComparisonAndExport(t *testing.T) {
 	}
 	wantCmp := cli(t, env.demo, "compare", "--json", res.Runs[0], res.Runs[1])
 	b.click(`[data-test=export-compare-json]`)
-	gotCmp := waitFile(t, dl, "eval752-compare.json", 20*time.Second)
+	gotCmp := waitFile(t, dl, exportName(t, env.demo, "compare.json"), 20*time.Second)
 	if !bytes.Equal(gotCmp, wantCmp) {
 		t.Errorf("downloaded compare JSON (%d bytes) differs from `eval752 compare --json %s %s` (%d bytes)", len(gotCmp), res.Runs[0], res.Runs[1], len(wantCmp))
 	}
@@ -393,14 +393,14 @@ func TestComparisonAndExport(t *testing.T) {
 	// Markdown and CSV are generated too (by the report's renderers).
 	b.tab("export")
 	b.click(`[data-test=export-score-csv]`)
-	if csv := waitFile(t, dl, "eval752-score.csv", 20*time.Second); !bytes.HasPrefix(csv, []byte("section,table,row,column")) {
+	if csv := waitFile(t, dl, exportName(t, env.demo, "score.csv"), 20*time.Second); !bytes.HasPrefix(csv, []byte("section,table,row,column")) {
 		t.Errorf("score CSV starts %q", csv[:min(len(csv), 40)])
 	}
 	b.tab("audit")
 	if eval[bool](b, `!!document.querySelector('[data-test=export-audit-csv]')`) {
 		b.click(`[data-test=export-audit-csv]`)
 		want := cli(t, env.demo, "audit", "--csv")
-		if got := waitFile(t, dl, "eval752-audit.csv", 20*time.Second); !bytes.Equal(got, want) {
+		if got := waitFile(t, dl, exportName(t, env.demo, "audit.csv"), 20*time.Second); !bytes.Equal(got, want) {
 			t.Errorf("downloaded audit CSV differs from `eval752 audit --csv`")
 		}
 	}
@@ -692,7 +692,7 @@ func TestCancel(t *testing.T) {
 	b.upload(file)
 	b.waitJS(`!!document.querySelector('[data-test=cancel]')`, 10*time.Second)
 	b.click(`[data-test=cancel]`)
-	b.waitJS(`document.querySelector('[data-test=status]').textContent === 'cancelled'`, 10*time.Second)
+	b.waitJS(`document.querySelector('[data-test=status]').dataset.state === 'cancelled'`, 10*time.Second)
 	if b.status() != "cancelled" {
 		t.Fatalf("status %q after cancel", b.status())
 	}
@@ -761,7 +761,7 @@ func TestPickersAndAuditExport(t *testing.T) {
 	compareCells(t, "comparison "+a+" vs "+c, b.pageCells("compare"), reportCells(&cmp))
 	b.tab("export")
 	b.click(`[data-test=export-compare-json]`)
-	if got := waitFile(t, dl, "eval752-compare.json", 20*time.Second); !bytes.Equal(got, want) {
+	if got := waitFile(t, dl, exportName(t, bad, "compare.json"), 20*time.Second); !bytes.Equal(got, want) {
 		t.Errorf("compare export after picking %s: differs from `eval752 compare --json %s %s`", c, a, c)
 	}
 	// a second pick keeps the first: A = the second run, B stays the third
@@ -779,11 +779,11 @@ func TestPickersAndAuditExport(t *testing.T) {
 	compareCells(t, "comparison "+runs[1]+" vs "+c, b.pageCells("compare"), reportCells(&cmp2))
 	b.tab("export")
 	b.click(`[data-test=export-results-zip]`)
-	if got := waitFile(t, dl, "eval752-results.zip", 30*time.Second); !bytes.Equal(got, cli(t, bad, "results", "--run-a", runs[1], "--run-b", c, "-")) {
+	if got := waitFile(t, dl, exportName(t, bad, "results.zip"), 30*time.Second); !bytes.Equal(got, cli(t, bad, "results", "--run-a", runs[1], "--run-b", c, "-")) {
 		t.Errorf("results bundle export after picking %s vs %s differs from `eval752 results --run-a %s --run-b %s`", runs[1], c, runs[1], c)
 	}
 	b.click(`[data-test=export-audit-json]`)
-	if got := waitFile(t, dl, "eval752-audit.json", 20*time.Second); !bytes.Equal(got, cli(t, bad, "audit", "--json")) {
+	if got := waitFile(t, dl, exportName(t, bad, "audit.json"), 20*time.Second); !bytes.Equal(got, cli(t, bad, "audit", "--json")) {
 		t.Errorf("audit JSON export differs from `eval752 audit --json`")
 	}
 	b.assertPrivate()

@@ -13,10 +13,11 @@ import (
 	"compress/gzip"
 	"crypto/sha256"
 	"encoding/hex"
+	"html"
 	"io"
+	"io/fs"
 	"net/http"
 	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
@@ -45,6 +46,10 @@ type webFile struct {
 	Optional bool
 }
 
+// siteFile is a bundle a static site opens at start: its URL in the site
+// (/web/bundle/NAME), the name the page gives it, its sha256.
+type siteFile struct{ URL, Name, SHA256 string }
+
 // WebFiles are the only files served under /web/.
 var WebFiles = []webFile{
 	{URL: "/web/app.wasm", Rel: "web/app.wasm", Type: "application/wasm"},
@@ -68,7 +73,7 @@ var appFiles = map[string]bool{
 // resources resolves /web/ URLs to themselves (so the page's URLs stay
 // root-relative, as go-app's loader needs) and serves them from dir.
 type resources struct {
-	dir   string
+	fsys  fs.FS
 	files map[string]webFile
 	gz    *gzCache
 }
@@ -89,7 +94,7 @@ type gzEntry struct {
 }
 
 // entry returns the cache entry of the current version of the file at path.
-func (c *gzCache) entry(path string, st os.FileInfo) *gzEntry {
+func (c *gzCache) entry(path string, st fs.FileInfo) *gzEntry {
 	if e, ok := c.m[path]; ok && e.mod.Equal(st.ModTime()) && e.size == st.Size() {
 		return e
 	}
@@ -103,7 +108,7 @@ func (c *gzCache) entry(path string, st os.FileInfo) *gzEntry {
 
 // etag returns the strong ETag of the file's identity form (fh is left
 // where it was found: at the start).
-func (c *gzCache) etag(path string, st os.FileInfo, fh io.ReadSeeker) (string, error) {
+func (c *gzCache) etag(path string, st fs.FileInfo, fh io.ReadSeeker) (string, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	e := c.entry(path, st)
@@ -126,7 +131,7 @@ func (c *gzCache) etag(path string, st os.FileInfo, fh io.ReadSeeker) (string, e
 func gzipETag(tag string) string { return strings.TrimSuffix(tag, `"`) + `-gz"` }
 
 // get returns the gzip form of the file at path (read from fh).
-func (c *gzCache) get(path string, st os.FileInfo, fh io.Reader) ([]byte, error) {
+func (c *gzCache) get(path string, st fs.FileInfo, fh io.Reader) ([]byte, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	e := c.entry(path, st)
@@ -163,19 +168,21 @@ func accepts(r *http.Request, enc string) bool {
 // `make wasm` writes it (scripts/brotli.go, quality 11: 27 % smaller than
 // gzip -9) — when the request accepts br and that file is at least as new
 // as the file itself (a WASM rebuilt without it goes out gzip-compressed).
-func brotliFile(name string, st os.FileInfo, r *http.Request) (*os.File, bool) {
+func brotliFile(fsys fs.FS, rel string, st fs.FileInfo, r *http.Request) (io.ReadSeekCloser, bool) {
 	if !accepts(r, "br") {
 		return nil, false
 	}
-	bst, err := os.Stat(name + ".br")
-	if err != nil || bst.ModTime().Before(st.ModTime()) || bst.Size() == 0 {
-		return nil, false
-	}
-	f, err := os.Open(name + ".br")
+	f, err := fsys.Open(rel + ".br")
 	if err != nil {
 		return nil, false
 	}
-	return f, true
+	bst, err := f.Stat()
+	rs, seekable := f.(io.ReadSeekCloser)
+	if err != nil || !seekable || bst.ModTime().Before(st.ModTime()) || bst.Size() == 0 {
+		f.Close()
+		return nil, false
+	}
+	return rs, true
 }
 
 func (r resources) Resolve(loc string) string {
@@ -197,12 +204,17 @@ func (r resources) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 		http.NotFound(w, req)
 		return
 	}
-	fh, err := os.Open(filepath.Join(r.dir, filepath.FromSlash(f.Rel)))
+	fh, err := r.fsys.Open(f.Rel)
 	if err != nil {
 		http.NotFound(w, req)
 		return
 	}
 	defer fh.Close()
+	rs, ok := fh.(io.ReadSeeker)
+	if !ok {
+		http.Error(w, "file not seekable", http.StatusInternalServerError)
+		return
+	}
 	st, err := fh.Stat()
 	if err != nil || st.IsDir() {
 		http.NotFound(w, req)
@@ -210,40 +222,41 @@ func (r resources) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 	}
 	w.Header().Set("Content-Type", f.Type)
 	w.Header().Set("Cache-Control", "no-cache")
-	tag, err := r.gz.etag(f.URL, st, fh)
+	tag, err := r.gz.etag(f.URL, st, rs)
 	if err != nil {
 		http.Error(w, "cannot read the file", http.StatusInternalServerError)
 		return
 	}
 	if f.Type == "application/wasm" {
 		w.Header().Add("Vary", "Accept-Encoding")
-		if br, ok := brotliFile(fh.Name(), st, req); ok {
+		if br, ok := brotliFile(r.fsys, f.Rel, st, req); ok {
 			defer br.Close()
 			w.Header().Set("Content-Encoding", "br")
+			w.Header().Set("ETag", strings.TrimSuffix(tag, `"`)+`-br"`)
 			http.ServeContent(w, req, "", st.ModTime(), br)
 			return
 		}
 		if acceptsGzip(req) {
-			data, err := r.gz.get(f.URL, st, fh)
+			data, err := r.gz.get(f.URL, st, rs)
 			if err == nil {
 				w.Header().Set("Content-Encoding", "gzip")
 				w.Header().Set("ETag", gzipETag(tag))
 				http.ServeContent(w, req, "", st.ModTime(), bytes.NewReader(data))
 				return
 			}
-			fh.Seek(0, io.SeekStart)
+			rs.Seek(0, io.SeekStart)
 		}
 	}
 	w.Header().Set("ETag", tag)
-	http.ServeContent(w, req, "", st.ModTime(), fh)
+	http.ServeContent(w, req, "", st.ModTime(), rs)
 }
 
 // Site is the page's handler as `serve` hosts it: the files under /web/ are
 // answered by the file server directly (each representation with its own
 // ETag: the sha256 of the file, "-gz" added for the gzip form), the rest by
 // go-app's handler (which gives every answer one ETag, the build version).
-func Site(dir string) http.Handler {
-	h := Handler(dir)
+func Site(fsys fs.FS) http.Handler {
+	h := HandlerFS(fsys)
 	res := h.Resources.(resources)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if _, ok := res.files[r.URL.Path]; ok {
@@ -274,35 +287,47 @@ func WriteTimeout(largest int64) time.Duration {
 	return max(60*time.Second, 30*time.Second+time.Duration(largest)*time.Second/SlowLink)
 }
 
-// largestFile is the size of the largest file of WebFiles present in dir.
-func largestFile(dir string) int64 {
+// largestFile is the size of the largest file of WebFiles present in fsys.
+func largestFile(fsys fs.FS) int64 {
 	var n int64
 	for _, f := range WebFiles {
-		if st, err := os.Stat(filepath.Join(dir, filepath.FromSlash(f.Rel))); err == nil {
+		if st, err := fs.Stat(fsys, f.Rel); err == nil {
 			n = max(n, st.Size())
 		}
 	}
 	return n
 }
 
-// newServer is the http.Server of `serve` for the page built in dir.
-func newServer(dir string) *http.Server {
+// newServer is the http.Server of `serve` for the page in fsys (the
+// embedded page or a --dir folder).
+func newServer(fsys fs.FS) *http.Server {
 	return &http.Server{
-		Handler:           Secure(Site(dir)),
+		Handler:           Secure(Site(fsys)),
 		ReadHeaderTimeout: readHeaderTimeout,
 		ReadTimeout:       readTimeout,
 		IdleTimeout:       idleTimeout,
-		WriteTimeout:      WriteTimeout(largestFile(dir)),
+		WriteTimeout:      WriteTimeout(largestFile(fsys)),
 		MaxHeaderBytes:    64 << 10,
 	}
 }
 
 // Handler returns the go-app handler for the page with its files under dir
 // (the repository's static/ folder, or an exported site's root is not
-// needed: export-static copies files out of dir). The version is
-// version.Version plus a hash of the built files, so a new build replaces
-// the service worker's cache and an unchanged one keeps working offline.
-func Handler(dir string) *app.Handler {
+// needed: export-static copies files out of dir).
+func Handler(dir string) *app.Handler { return HandlerFS(os.DirFS(dir)) }
+
+// HandlerFS is Handler for the page's files in fsys (laid out as static/:
+// web/app.wasm, worker.js, …; the binary's embedded page or a folder). The
+// version is version.Version plus a hash of the built files, so a new build
+// replaces the service worker's cache and an unchanged one keeps working
+// offline.
+func HandlerFS(fsys fs.FS) *app.Handler { return siteHandler(fsys, nil) }
+
+// siteHandler is HandlerFS for a site that opens bundles at start
+// (export-static --bundle): each bundle's URL is named by a
+// <meta name="eval752-bundle"> of the page, the service worker caches the
+// files, and their sha256 goes into the version.
+func siteHandler(fsys fs.FS, bundles []siteFile) *app.Handler {
 	ui.Register()
 	files := map[string]webFile{}
 	var cacheable []string
@@ -312,13 +337,26 @@ func Handler(dir string) *app.Handler {
 			continue // go-app caches it already
 		}
 		if f.Optional {
-			if _, err := os.Stat(filepath.Join(dir, f.Rel)); err != nil {
+			if _, err := fs.Stat(fsys, f.Rel); err != nil {
 				continue
 			}
 		}
 		cacheable = append(cacheable, f.URL)
 	}
+	var metas []string
+	version := versionFS(fsys)
+	if len(bundles) > 0 {
+		h := sha256.New()
+		io.WriteString(h, version)
+		for _, b := range bundles {
+			cacheable = append(cacheable, b.URL)
+			metas = append(metas, `<meta name="eval752-bundle" content="`+html.EscapeString(b.URL)+`" data-name="`+html.EscapeString(b.Name)+`">`)
+			io.WriteString(h, "\n"+b.URL+" "+b.SHA256)
+		}
+		version = version + "-site-" + hex.EncodeToString(h.Sum(nil))[:12]
+	}
 	return &app.Handler{
+		RawHeaders:  metas,
 		Name:        "eval752",
 		ShortName:   "eval752",
 		Title:       "eval752 — benchmark validator and scorer",
@@ -338,17 +376,17 @@ func Handler(dir string) *app.Handler {
 		// pre-rendered page can take a drop (see static/hooks.js).
 		Scripts:            []string{"/web/hooks.js"},
 		CacheableResources: cacheable,
-		Resources:          resources{dir: dir, files: files, gz: &gzCache{}},
-		Version:            buildVersion(dir),
+		Resources:          resources{fsys: fsys, files: files, gz: &gzCache{}},
+		Version:            version,
 		// app.wasm may travel gzip-compressed: the loader's progress
 		// counts the bytes it decodes, so it needs the raw size
-		WasmContentLength: wasmSize(dir),
+		WasmContentLength: wasmSize(fsys),
 	}
 }
 
 // wasmSize is app.wasm's size in bytes ("" when it is not built yet).
-func wasmSize(dir string) string {
-	st, err := os.Stat(filepath.Join(dir, "web", "app.wasm"))
+func wasmSize(fsys fs.FS) string {
+	st, err := fs.Stat(fsys, "web/app.wasm")
 	if err != nil {
 		return ""
 	}
@@ -358,10 +396,12 @@ func wasmSize(dir string) string {
 // buildVersion is version.Version plus 12 hex digits of the sha256 of every
 // served file (in WebFiles order), so the service worker cache follows the
 // build, not the server start.
-func buildVersion(dir string) string {
+func buildVersion(dir string) string { return versionFS(os.DirFS(dir)) }
+
+func versionFS(fsys fs.FS) string {
 	h := sha256.New()
 	for _, f := range WebFiles {
-		fh, err := os.Open(filepath.Join(dir, filepath.FromSlash(f.Rel)))
+		fh, err := fsys.Open(f.Rel)
 		if err != nil {
 			io.WriteString(h, f.Rel+":absent\n")
 			continue

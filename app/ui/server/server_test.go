@@ -8,6 +8,7 @@ import (
 	"crypto/sha256"
 	"fmt"
 	"io"
+	"io/fs"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -40,7 +41,7 @@ func staticDir(t *testing.T) string {
 
 func TestSecureHandler(t *testing.T) {
 	dir := staticDir(t)
-	srv := httptest.NewServer(Secure(Site(dir)))
+	srv := httptest.NewServer(Secure(Site(os.DirFS(dir))))
 	defer srv.Close()
 	tests := []struct {
 		method, path string
@@ -102,8 +103,9 @@ func TestSecureHandler(t *testing.T) {
 			if regexp.MustCompile(`<[^>]*data-test="(demo-button|file-input)"`).MatchString(body) {
 				t.Errorf("GET /: the pre-rendered page has a file input or demo button")
 			}
-			if !regexp.MustCompile(`<span[^>]*data-test="status"[^>]*>starting<`).MatchString(body) {
-				t.Errorf("GET /: no pre-rendered status \"starting\"")
+			tag := regexp.MustCompile(`<span[^>]*data-test="status"[^>]*>[^<]*<`).FindString(body)
+			if !strings.Contains(tag, `data-state="starting"`) || !strings.Contains(tag, ">starting…<") {
+				t.Errorf("GET /: pre-rendered status %q, want data-state \"starting\" and the words \"starting…\"", tag)
 			}
 		}
 	}
@@ -143,7 +145,7 @@ func TestWasmGzip(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "web", "app.wasm"), raw, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	srv := httptest.NewServer(Secure(Site(dir)))
+	srv := httptest.NewServer(Secure(Site(os.DirFS(dir))))
 	defer srv.Close()
 	get := func(enc string) (*http.Response, []byte) {
 		req, _ := http.NewRequest("GET", srv.URL+"/web/app.wasm", nil)
@@ -256,7 +258,7 @@ func TestETagPerRepresentation(t *testing.T) {
 	dir := staticDir(t)
 	raw := bytes.Repeat([]byte("\x00asm wasm body "), 4096)
 	os.WriteFile(filepath.Join(dir, "web", "app.wasm"), raw, 0o644)
-	srv := httptest.NewServer(Secure(Site(dir)))
+	srv := httptest.NewServer(Secure(Site(os.DirFS(dir))))
 	defer srv.Close()
 	get := func(path, enc, inm string) *http.Response {
 		t.Helper()
@@ -316,7 +318,7 @@ func TestETagPerRepresentation(t *testing.T) {
 func TestServerTimeouts(t *testing.T) {
 	dir := staticDir(t)
 	os.WriteFile(filepath.Join(dir, "web", "app.wasm"), make([]byte, 9_190_000), 0o644)
-	srv := newServer(dir)
+	srv := newServer(os.DirFS(dir))
 	if srv.ReadHeaderTimeout != 10*time.Second || srv.IdleTimeout != 30*time.Second || srv.ReadTimeout != 30*time.Second {
 		t.Errorf("read header %v, idle %v, read %v", srv.ReadHeaderTimeout, srv.IdleTimeout, srv.ReadTimeout)
 	}
@@ -369,5 +371,41 @@ func TestServeClosesIdleConnections(t *testing.T) {
 	}
 	if el := time.Since(start); el > 3*time.Second {
 		t.Errorf("idle connection closed after %v, want ≈ 300 ms", el)
+	}
+}
+
+// TestPageFSFolder: --dir serves the folder as is (the demo only if it is
+// there) and a folder without the built files is refused, naming the file.
+func TestPageFSFolder(t *testing.T) {
+	dir := staticDir(t)
+	fsys, err := PageFS(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := fs.Stat(fsys, "web/demo.eval752.zip"); err == nil {
+		t.Error("a folder without the demo bundle has one")
+	}
+	os.Remove(filepath.Join(dir, "web", "worker.wasm"))
+	if _, err := PageFS(dir); err == nil || !strings.Contains(err.Error(), "web/worker.wasm is missing") {
+		t.Errorf("folder without worker.wasm: %v", err)
+	}
+}
+
+// TestWithFile: the in-memory file is served beside the folder's.
+func TestWithFile(t *testing.T) {
+	dir := staticDir(t)
+	fsys := withFile{FS: os.DirFS(dir), name: "web/demo.eval752.zip", data: []byte("zip bytes")}
+	srv := httptest.NewServer(Secure(HandlerFS(fsys)))
+	defer srv.Close()
+	for path, want := range map[string]string{"/web/demo.eval752.zip": "zip bytes", "/web/worker.js": "content of worker.js"} {
+		resp, err := http.Get(srv.URL + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != 200 || string(b) != want {
+			t.Errorf("GET %s: %d %q, want %q", path, resp.StatusCode, b, want)
+		}
 	}
 }

@@ -1,6 +1,7 @@
 package wire
 
 import (
+	"cmp"
 	"slices"
 	"strings"
 
@@ -59,6 +60,9 @@ func runOf(it *report.ItemDetail, name string) (report.RunItem, bool) {
 // Match reports whether it passes q. runA and runB are the resolved run names
 // of the differences filter.
 func Match(it *report.ItemDetail, q ItemQuery, runA, runB string) bool {
+	if q.ID != "" && it.ID != q.ID {
+		return false
+	}
 	if s := strings.TrimSpace(q.Search); s != "" {
 		s = strings.ToLower(s)
 		if !strings.Contains(strings.ToLower(it.ID), s) && !strings.Contains(strings.ToLower(it.Question), s) {
@@ -128,14 +132,74 @@ func Page(items []report.ItemDetail, q ItemQuery) ItemPage {
 	limit = min(limit, 500)
 	off := max(q.Offset, 0)
 	p := ItemPage{Total: len(items), Offset: off, Items: []report.ItemDetail{}}
+	var match []int
 	for i := range items {
-		if !Match(&items[i], q, a, b) {
-			continue
+		if Match(&items[i], q, a, b) {
+			match = append(match, i)
 		}
-		if p.Matches >= off && len(p.Items) < limit {
-			p.Items = append(p.Items, items[i])
-		}
-		p.Matches++
+	}
+	sortItems(items, match, q, a, b)
+	p.Matches = len(match)
+	for _, i := range match[min(off, len(match)):min(off+limit, len(match))] {
+		p.Items = append(p.Items, items[i])
 	}
 	return p
+}
+
+// sortItems orders the indices idx of items as q.Sort says (stably).
+func sortItems(items []report.ItemDetail, idx []int, q ItemQuery, runA, runB string) {
+	var key func(i int) (float64, bool) // false: no value (last)
+	switch {
+	case q.Sort == "id":
+		slices.SortStableFunc(idx, func(x, y int) int {
+			c := strings.Compare(items[x].ID, items[y].ID)
+			if q.Desc {
+				c = -c
+			}
+			return c
+		})
+		return
+	case q.Sort == "differ":
+		key = func(i int) (float64, bool) {
+			ra, okA := runOf(&items[i], runA)
+			rb, okB := runOf(&items[i], runB)
+			if okA && okB && Differ(ra, rb) {
+				return 0, true
+			}
+			return 1, true
+		}
+	case strings.HasPrefix(q.Sort, "metric:"):
+		m := strings.TrimPrefix(q.Sort, "metric:")
+		key = func(i int) (float64, bool) {
+			r, ok := runOf(&items[i], runA)
+			if !ok {
+				return 0, false
+			}
+			v, ok := r.Scores[m]
+			return v, ok
+		}
+	default:
+		if q.Desc {
+			slices.Reverse(idx)
+		}
+		return
+	}
+	slices.SortStableFunc(idx, func(x, y int) int {
+		vx, okx := key(x)
+		vy, oky := key(y)
+		switch {
+		case okx != oky:
+			if okx {
+				return -1
+			}
+			return 1
+		case !okx:
+			return 0
+		}
+		c := cmp.Compare(vx, vy)
+		if q.Desc {
+			c = -c
+		}
+		return c
+	})
 }

@@ -52,6 +52,10 @@ type LinesRequest struct {
 	// Pointer, when set, is the finding's JSON pointer: the window then
 	// shows the part of a long line around the value it names.
 	Pointer string `json:"pointer,omitempty"`
+	// Column, when > 0, is the 1-based byte column the finding names
+	// ("… line 2, column 115"): without a pointer value to show, the
+	// window shows and marks that column.
+	Column int `json:"column,omitempty"`
 }
 
 // LineWindow is the answer: lines First..First+len(Lines)-1 of Path.
@@ -66,8 +70,11 @@ type LineWindow struct {
 	// Hit is the [start, end) of the pointer's value in the target line's
 	// text as sent (after From), located on the whole line; HitExact is
 	// false when the pointer names an absent member and Hit is its parent.
-	Hit       []int  `json:"hit,omitempty"`
-	HitExact  bool   `json:"hit_exact,omitempty"`
+	Hit      []int `json:"hit,omitempty"`
+	HitExact bool  `json:"hit_exact,omitempty"`
+	// HitColumn: Hit marks the finding's column (one character, or an
+	// empty span at the end of the line), not a pointer's value.
+	HitColumn bool   `json:"hit_column,omitempty"`
 	Truncated []bool `json:"truncated,omitempty"` // line cut at its end (longer than shown)
 	Err       string `json:"err,omitempty"`
 }
@@ -76,12 +83,18 @@ type LineWindow struct {
 type ItemQuery struct {
 	Offset      int    `json:"offset"`
 	Limit       int    `json:"limit"`
-	Failures    bool   `json:"failures"`    // only items some run failed
-	Differences bool   `json:"differences"` // only items where run A and run B differ
-	RunA        string `json:"run_a"`       // default: first run
-	RunB        string `json:"run_b"`       // default: second run
-	Search      string `json:"search"`      // substring of id or question
-	ErrorCode   string `json:"error_code"`  // only items some run has this seed 003 §9 code for
+	Failures    bool   `json:"failures"`     // only items some run failed
+	Differences bool   `json:"differences"`  // only items where run A and run B differ
+	RunA        string `json:"run_a"`        // default: first run
+	RunB        string `json:"run_b"`        // default: second run
+	Search      string `json:"search"`       // substring of id or question
+	ID          string `json:"id,omitempty"` // only the item with this id (an opened item)
+	ErrorCode   string `json:"error_code"`   // only items some run has this seed 003 §9 code for
+	// Sort orders the matching items (stably): "" as read, "id", "differ"
+	// (items where run A and run B differ first), "metric:NAME" (by the
+	// metric's value for run A, items without it last). Desc reverses it.
+	Sort string `json:"sort,omitempty"`
+	Desc bool   `json:"desc,omitempty"`
 }
 
 // ItemPage is one page of matching items.
@@ -152,7 +165,16 @@ type FindingQuery struct {
 	Path     string `json:"path"`
 	Offset   int    `json:"offset"`
 	Limit    int    `json:"limit"`
+	// Sort orders the matching findings (stably): "" severity first
+	// (errors, warnings, infos; each in the order the validator reported
+	// them), "rule", "where" (path, then line), "message", "order" (as
+	// reported, `eval752 validate`'s order). Desc reverses it.
+	Sort string `json:"sort,omitempty"`
+	Desc bool   `json:"desc,omitempty"`
 }
+
+// FindingSorts are the values of FindingQuery.Sort.
+var FindingSorts = []string{"", "rule", "where", "message", "order"}
 
 // FindingPage is one page of matching findings, with the facets the
 // filters offer (every code and path that has a finding).

@@ -93,6 +93,14 @@ func TestPageFilters(t *testing.T) {
 		{"error code", ItemQuery{ErrorCode: "GEN_OMISSION"}, "b,c", 2},
 		{"error code and differences", ItemQuery{ErrorCode: "RETRIEVAL_MISS", Differences: true}, "b", 1},
 		{"error code nobody has", ItemQuery{ErrorCode: "OCR_TERM"}, "", 0},
+		{"one item by id (exact, not a substring)", ItemQuery{ID: "b"}, "b", 1},
+		{"id and another filter", ItemQuery{ID: "a", Failures: true}, "", 0},
+		{"sorted by id, descending", ItemQuery{Sort: "id", Desc: true}, "e,d,c,b,a", 5},
+		// r1 vs r2 differ on b, d, e: those first, each group as read
+		{"differences first", ItemQuery{Sort: "differ"}, "b,d,e,a,c", 5},
+		// ndcg@10 of r1: d 0, e 1; the others have none (last, as read)
+		{"by metric of run A", ItemQuery{Sort: "metric:ndcg@10"}, "d,e,a,b,c", 5},
+		{"by metric of run A, descending", ItemQuery{Sort: "metric:ndcg@10", Desc: true}, "e,d,a,b,c", 5},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -124,12 +132,20 @@ func TestFindingsPage(t *testing.T) {
 		want    string
 		matches int
 	}{
-		{"all", FindingQuery{}, "1,2,3,4", 4},
+		// severity first by default: errors (lines 1, 3) before the
+		// warning (2) and the info (4), each in reported order
+		{"all", FindingQuery{}, "1,3,2,4", 4},
+		{"as reported", FindingQuery{Sort: "order"}, "1,2,3,4", 4},
+		{"as reported, reversed", FindingQuery{Sort: "order", Desc: true}, "4,3,2,1", 4},
+		{"least severe first", FindingQuery{Desc: true}, "4,2,1,3", 4},
+		{"rule", FindingQuery{Sort: "rule"}, "1,3,2,4", 4},
+		{"where, descending", FindingQuery{Sort: "where", Desc: true}, "4,3,2,1", 4},
 		{"severity", FindingQuery{Severity: "error"}, "1,3", 2},
 		{"code", FindingQuery{Code: "b.z"}, "4", 1},
 		{"path", FindingQuery{Path: "f1"}, "1,2", 2},
 		{"combined", FindingQuery{Severity: "error", Path: "f2"}, "3", 1},
-		{"page", FindingQuery{Offset: 1, Limit: 2}, "2,3", 4},
+		{"page", FindingQuery{Offset: 1, Limit: 2}, "3,2", 4},
+		{"page past the end", FindingQuery{Offset: 9, Limit: 2}, "", 4},
 		{"nothing", FindingQuery{Code: "nope"}, "", 0},
 	}
 	for _, tc := range tests {

@@ -23,8 +23,11 @@ const MaxLineDisplay = 4000
 const (
 	maxTarget   = 8 << 20
 	keepContext = 64 << 10
-	// lead is how many bytes before the value stay in view.
-	lead = 24
+	// lead is how many bytes before the value stay in view once the lines
+	// are cut; they are cut only when the value starts past inView (a
+	// value that near the start is in view as the line is).
+	lead   = 24
+	inView = 100
 )
 
 // maxScan bounds the bytes ReadLines decompresses or reads to reach a line,
@@ -58,11 +61,12 @@ func ReadLines(inputs []dataset.Input, req wire.LinesRequest) wire.LineWindow {
 	var cur []byte
 	cut := false
 	var readErr error // not EOF: the file can no longer be read
+	focused := req.Pointer != "" || req.Column > 0
 	limit := func(n int) int {
 		switch {
-		case n == req.Line && req.Pointer != "":
+		case n == req.Line && focused:
 			return maxTarget
-		case req.Pointer != "":
+		case focused:
 			return keepContext
 		}
 		return MaxLineDisplay
@@ -115,7 +119,7 @@ func ReadLines(inputs []dataset.Input, req wire.LinesRequest) wire.LineWindow {
 		return wire.LineWindow{Path: req.Path, Line: req.Line,
 			Err: fmt.Sprintf("%s can no longer be read, so its lines cannot be shown (%v): it was moved, deleted or changed after it was loaded; load it again", req.Path, readErr)}
 	}
-	if req.Pointer != "" {
+	if focused {
 		focus(&w, req)
 	}
 	for i, l := range w.Lines {
@@ -133,20 +137,39 @@ func ReadLines(inputs []dataset.Input, req wire.LinesRequest) wire.LineWindow {
 	return w
 }
 
-// focus locates the pointer's value on the whole target line and, when it
-// lies beyond the first columns, drops the same number of bytes (lead bytes
-// before the value, moved to a rune start) from every line of the window.
+// focus locates the pointer's value (or else the finding's column) on the
+// whole target line and, when it lies beyond the first columns, drops the
+// same number of bytes (lead bytes before the value, moved to a rune start)
+// from every line of the window.
 func focus(w *wire.LineWindow, req wire.LinesRequest) {
 	k := req.Line - w.First
 	if k < 0 || k >= len(w.Lines) {
 		return
 	}
-	st, en, exact, ok := wire.PointerSpan(w.Lines[k], req.Pointer)
+	st, en, exact, ok := 0, 0, false, false
+	if req.Pointer != "" {
+		st, en, exact, ok = wire.PointerSpan(w.Lines[k], req.Pointer)
+	}
+	if !ok && req.Column > 0 {
+		// the character at the column (an empty span past the end of
+		// the line: "unexpected end of input" is reported there)
+		l := w.Lines[k]
+		st = min(req.Column-1, len(l))
+		for st > 0 && st < len(l) && !utf8.RuneStart(l[st]) {
+			st--
+		}
+		en = st
+		if st < len(l) {
+			_, n := utf8.DecodeRuneInString(l[st:])
+			en = st + n
+		}
+		ok, exact, w.HitColumn = true, true, true
+	}
 	if !ok {
 		return
 	}
 	from := 0
-	if st > lead {
+	if st > inView {
 		from = st - lead
 		for from < st && !utf8.RuneStart(w.Lines[k][from]) {
 			from++

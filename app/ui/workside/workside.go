@@ -23,7 +23,26 @@ import (
 func Export(r *engine.Result, req wire.ExportRequest) (name, mime string, data []byte, err error) {
 	var buf bytes.Buffer
 	var rep *report.Report
+	// file names carry the dataset's name, so two sets' downloads do not
+	// overwrite each other: "<name>-score.json"
+	pre := engine.SafeName(r.Name)
 	switch req.What {
+	case "items":
+		// one row per item and run (= eval752 score --items-csv)
+		items := []report.ItemDetail(nil)
+		switch {
+		case r.Score != nil:
+			items = r.Score.Items
+		case r.Compare != nil:
+			items = r.Compare.Items
+		default:
+			items = r.Annotations
+		}
+		if items == nil {
+			return "", "", nil, fmt.Errorf("there are no per-item details for these inputs")
+		}
+		err := report.WriteItemsCSV(&buf, items)
+		return pre + "-items.csv", "text/csv", buf.Bytes(), err
 	case "score":
 		rep = r.Score
 	case "compare":
@@ -48,10 +67,10 @@ func Export(r *engine.Result, req wire.ExportRequest) (name, mime string, data [
 		case r.Audit == nil:
 		case req.Format == "json":
 			err := audit.WriteJSON(&buf, r.Audit, r.AuditFindings)
-			return "eval752-audit.json", "application/json", buf.Bytes(), err
+			return pre + "-audit.json", "application/json", buf.Bytes(), err
 		case req.Format == "md":
 			err := audit.WriteMarkdown(&buf, r.Audit, r.AuditFindings)
-			return "eval752-audit.md", "text/markdown", buf.Bytes(), err
+			return pre + "-audit.md", "text/markdown", buf.Bytes(), err
 		}
 		rep = r.Audit
 	case "overview":
@@ -63,7 +82,7 @@ func Export(r *engine.Result, req wire.ExportRequest) (name, mime string, data [
 		if err := enc.Encode(r); err != nil {
 			return "", "", nil, err
 		}
-		return "eval752-result.json", "application/json", buf.Bytes(), nil
+		return pre + "-result.json", "application/json", buf.Bytes(), nil
 	case "findings":
 		fs := r.Findings
 		if q := req.Filter; q != nil {
@@ -76,25 +95,25 @@ func Export(r *engine.Result, req wire.ExportRequest) (name, mime string, data [
 			if err := engine.WriteValidateJSON(&buf, r.Inputs, fs); err != nil {
 				return "", "", nil, err
 			}
-			return "eval752-findings.json", "application/json", buf.Bytes(), nil
+			return pre + "-findings.json", "application/json", buf.Bytes(), nil
 		}
 		if err := engine.WriteFindingsCSV(&buf, fs); err != nil {
 			return "", "", nil, err
 		}
-		return "eval752-findings.csv", "text/csv", buf.Bytes(), nil
+		return pre + "-findings.csv", "text/csv", buf.Bytes(), nil
 	case "results":
 		// everything above in one zip, as `eval752 results` writes it
 		if err := engine.WriteResultsZip(&buf, r); err != nil {
 			return "", "", nil, err
 		}
-		return "eval752-results.zip", "application/zip", buf.Bytes(), nil
+		return pre + "-results.zip", "application/zip", buf.Bytes(), nil
 	default:
 		return "", "", nil, fmt.Errorf("unknown export %q", req.What)
 	}
 	if rep == nil {
 		return "", "", nil, fmt.Errorf("there is no %s report for these inputs", req.What)
 	}
-	base := "eval752-" + req.What
+	base := pre + "-" + req.What
 	switch req.Format {
 	case "json":
 		err = rep.WriteJSON(&buf)
@@ -136,5 +155,9 @@ func Slim(r *engine.Result) (engine.Result, []report.ItemDetail) {
 	out.Many = strip(r.Many)
 	out.Audit = strip(r.Audit)
 	out.Overview = strip(r.Overview)
+	if items == nil {
+		items = r.Annotations // a set without runs: its items, no run detail
+	}
+	out.Annotations = nil
 	return out, items
 }

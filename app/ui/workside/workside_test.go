@@ -143,6 +143,43 @@ func TestReadLinesFocus(t *testing.T) {
 	}
 }
 
+// TestReadLinesColumn: a finding located by column (a syntax error at
+// "column 115", no pointer) gets that column marked: column 115 is byte
+// index 114, here the 'Z' written there; past the end of the line (an
+// unexpected end of input) the mark is empty at the end; a column far into
+// a long line is brought into view like a pointer's value.
+func TestReadLinesColumn(t *testing.T) {
+	line := strings.Repeat("a", 114) + "Z" + "bc"
+	short := `{"id":"cut`
+	long := strings.Repeat("y", 6000) + "Q" + "yyy"
+	body := line + "\n" + short + "\n" + long + "\n"
+	in := dataset.Input{Name: "a.jsonl", R: strings.NewReader(body), Size: int64(len(body))}
+	w := ReadLines([]dataset.Input{in}, wire.LinesRequest{Path: "a.jsonl", Line: 1, Context: 0, Column: 115})
+	if !w.HitColumn || len(w.Hit) != 2 || w.Lines[0][w.Hit[0]:w.Hit[1]] != "Z" {
+		t.Errorf("column 115: hit %v column %v", w.Hit, w.HitColumn)
+	}
+	w = ReadLines([]dataset.Input{in}, wire.LinesRequest{Path: "a.jsonl", Line: 2, Context: 0, Column: len(short) + 1})
+	if !w.HitColumn || len(w.Hit) != 2 || w.Hit[0] != len(short) || w.Hit[1] != len(short) {
+		t.Errorf("column past the end: hit %v column %v", w.Hit, w.HitColumn)
+	}
+	w = ReadLines([]dataset.Input{in}, wire.LinesRequest{Path: "a.jsonl", Line: 3, Context: 0, Column: 6001})
+	if w.From != 6000-lead || len(w.Hit) != 2 || w.Lines[0][w.Hit[0]:w.Hit[1]] != "Q" {
+		t.Errorf("column 6001 of a long line: from %d hit %v", w.From, w.Hit)
+	}
+	// a pointer that names a value wins over the column; one that names
+	// nothing on the line (a cut record) leaves the column
+	json := `{"id":"q4","type":"x"}`
+	in2 := dataset.Input{Name: "b.jsonl", R: strings.NewReader(json + "\n" + short + "\n"), Size: int64(len(json) + len(short) + 2)}
+	w = ReadLines([]dataset.Input{in2}, wire.LinesRequest{Path: "b.jsonl", Line: 1, Column: 2, Pointer: "/type"})
+	if w.HitColumn || len(w.Hit) != 2 || w.Lines[0][w.Hit[0]:w.Hit[1]] != `"x"` {
+		t.Errorf("pointer and column: hit %v column %v", w.Hit, w.HitColumn)
+	}
+	w = ReadLines([]dataset.Input{in2}, wire.LinesRequest{Path: "b.jsonl", Line: 2, Column: 3, Pointer: "/type"})
+	if !w.HitColumn || len(w.Hit) != 2 || w.Lines[0][w.Hit[0]:w.Hit[1]] != "i" {
+		t.Errorf("pointer without a value on a cut line: hit %v column %v", w.Hit, w.HitColumn)
+	}
+}
+
 // goneReader fails every read, like a File whose file was deleted or
 // rewritten after it was loaded.
 type goneReader struct{}
