@@ -20,7 +20,7 @@ import (
 // errorText waits for status "error" and returns data-test=error's text.
 func (b *browser) errorText(timeout time.Duration) string {
 	b.t.Helper()
-	b.waitJS(`(() => { const s = document.querySelector('[data-test=status]').textContent;
+	b.waitJS(`(() => { const s = document.querySelector('[data-test=status]').dataset.state;
 		if (s === 'ready') throw new Error('ready, want error');
 		return s === 'error'; })()`, timeout)
 	return eval[string](b, `document.querySelector('[data-test=error]').textContent`)
