@@ -476,3 +476,20 @@ func TestLinkRunNames(t *testing.T) {
 		t.Errorf("helmTask %q %q", helmTask("narrative_qa:model=openai_gpt2"), helmTask("mmlu:subject=x,model=m"))
 	}
 }
+
+// TestInspectConfigReducer: a results entry without its own "reducer" was
+// computed with eval.config.epochs_reducer when that names one. Epochs
+// 1 = C, I and 2 = I, I reduced by max: 1, 0 → accuracy 0.5 (the mean
+// reducer would give 0.25, a false mismatch).
+func TestInspectConfigReducer(t *testing.T) {
+	v, _ := jsonl.Decode([]byte(`{"eval": {"task": "t", "model": "m", "config": {"epochs": 2, "epochs_reducer": ["max"]}},
+	  "results": {"scores": [{"name": "s", "metrics": {"accuracy": {"name": "accuracy", "value": 0.5}}}]}}`))
+	l := NewInspect("x.json", model.FormatInspectLog)
+	l.InspectHeader(v.(map[string]any), Loc{Path: "x.json"})
+	for i, x := range []float64{1, 0, 0, 0} {
+		l.Runs[0].Samples = append(l.Runs[0].Samples, Sample{ID: strconv.Itoa(1 + i/2), Epoch: 1 + i%2, Scores: map[string]float64{"s": x}})
+	}
+	if fs := l.Recompute(); len(fs) != 0 {
+		t.Errorf("findings %v", fs)
+	}
+}
