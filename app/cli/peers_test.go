@@ -564,3 +564,48 @@ func TestPeerInspectNaN(t *testing.T) {
 		t.Errorf("lm-eval with NaN: %+v", r)
 	}
 }
+
+// TestPeerPromptfooSummaryOnly: the earliest promptfoo outputs are the
+// summary itself — results[] (rows without promptIdx / testIdx), stats and
+// table at the top level, the table's prompts without a provider. The rows
+// of results_v2.json written that way give the runs echo:a and echo:b (no
+// run for the provider-less prompt), stats 2 successes / 2 failures ok at
+// /stats/…, and the same pairs (b = c = 1).
+func TestPeerPromptfooSummaryOnly(t *testing.T) {
+	const v1 = peerDir + "promptfoo/results_v1.json"
+	rep := scoreJSON(t, v1)
+	rows := headlineRows(t, rep)
+	if len(rows) != 2 || rows[0].metric != "successes" || rows[0].check != "ok" || rows[1].metric != "failures" || rows[1].check != "ok" {
+		t.Errorf("rows %+v", rows)
+	}
+	wantCell(t, rep, "answer.correct", "echo:a", 0.5)
+	wantCell(t, rep, "answer.correct", "echo:b", 0.5)
+	if _, ok := findCell(rep, "answer.correct", "all", "prompt 0"); ok {
+		t.Error("a run for the provider-less prompt")
+	}
+	code, out, errs := runCLI(t, "compare", "--json", "--bootstrap", "200", "echo:a", "echo:b", v1)
+	if code != ExitOK {
+		t.Fatalf("compare: exit %d, stderr %s", code, errs)
+	}
+	found := false
+	for _, s := range decodeReport(t, out).Sections {
+		for _, tb := range s.Tables {
+			for _, row := range tb.Rows {
+				if s.ID != "summary" || len(row) == 0 || row[0].Text != "answer.correct" {
+					continue
+				}
+				var cells []string
+				for _, c := range row {
+					cells = append(cells, c.String())
+				}
+				found = true
+				if line := strings.Join(cells, "|"); !strings.Contains(line, "|1|1|1.0000 [exact]|") {
+					t.Errorf("answer.correct row %s", line)
+				}
+			}
+		}
+	}
+	if !found {
+		t.Error("no answer.correct verdict row")
+	}
+}

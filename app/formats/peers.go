@@ -53,6 +53,8 @@ func peerFormat(base string, body []byte, complete bool) (model.Format, string) 
 		return model.FormatInspectLog, "top-level keys eval (with task), status, results, samples: an Inspect AI EvalLog"
 	case has("results") && (has("configs") || has("versions") || has("n-samples") || has("n-shot") || has("group_subtasks")):
 		return model.FormatLMEvalResults, "top-level keys results, configs, versions, n-samples: an lm-evaluation-harness results file"
+	case has("results") && has("stats") && has("table") && !has("eval"):
+		return model.FormatPromptfoo, "top-level keys results, stats, table: a promptfoo output file (an early one: the summary itself)"
 	case has("results") && (has("evalId") || sub["results"]["prompts"] || sub["results"]["stats"] || sub["results"]["timestamp"] && sub["results"]["results"]) && !has("eval"):
 		return model.FormatPromptfoo, "top-level keys evalId, results.prompts, results.stats: a promptfoo output file"
 	}

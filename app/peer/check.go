@@ -485,11 +485,33 @@ func Link(logs []*Log) []*Log {
 			}
 		}
 	}
+	// the file names that tell the logs of one name apart: the base name,
+	// or folder/base when two files of that name share a base (HELM's
+	// per_instance_stats.json of two run folders)
+	files := map[string]map[string]map[string]bool{} // run name → base → paths
+	for _, l := range out {
+		for _, r := range l.Runs {
+			if count[r.Name] > 1 {
+				if files[r.Name] == nil {
+					files[r.Name] = map[string]map[string]bool{}
+				}
+				b := fileBase(l.Path)
+				if files[r.Name][b] == nil {
+					files[r.Name][b] = map[string]bool{}
+				}
+				files[r.Name][b][filePath(l.Path)] = true
+			}
+		}
+	}
 	for _, l := range out {
 		for _, r := range l.Runs {
 			old := r.Name
 			if count[old] > 1 {
-				r.Name = old + " (" + fileBase(l.Path) + ")"
+				b := fileBase(l.Path)
+				if len(files[old][b]) > 1 {
+					b = path.Base(path.Dir(filePath(l.Path))) + "/" + b
+				}
+				r.Name = old + " (" + b + ")"
 				for i := range l.Reported {
 					if l.Reported[i].Run == old {
 						l.Reported[i].Run = r.Name
@@ -529,6 +551,15 @@ func oldSamplesOf(logs []*Log, s *Log) *Log {
 func splitStamp(st string) (string, string) {
 	dir, base, _ := strings.Cut(st, "\x00")
 	return dir, base
+}
+
+// filePath is a log's first file, with / separators.
+func filePath(p string) string {
+	p = strings.ReplaceAll(p, "\\", "/")
+	if i := strings.Index(p, " + "); i >= 0 {
+		p = p[:i]
+	}
+	return p
 }
 
 func fileBase(p string) string {

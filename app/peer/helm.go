@@ -44,6 +44,9 @@ func helmTask(name string) string {
 			keep = append(keep, a)
 		}
 	}
+	if len(keep) == 0 {
+		return head // "narrative_qa:model=openai_gpt2" → "narrative_qa"
+	}
 	return head + ":" + strings.Join(keep, ",")
 }
 

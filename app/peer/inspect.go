@@ -41,6 +41,12 @@ func (l *Log) InspectHeader(v map[string]any, loc Loc) {
 	} else if model != "" {
 		l.Runs[0].Name, l.Runs[0].Model = model, model
 	}
+	// the reducer a results entry without its own "reducer" was computed
+	// with: eval.config.epochs_reducer when it names one
+	defaultReducer := ""
+	if rs := arr(obj(ev["config"])["epochs_reducer"]); len(rs) == 1 {
+		defaultReducer, _ = Str(rs[0])
+	}
 	res := obj(v["results"])
 	if res == nil {
 		return
@@ -65,6 +71,9 @@ func (l *Log) InspectHeader(v map[string]any, loc Loc) {
 			l.Scorers = append(l.Scorers, name)
 		}
 		red, _ := Str(sc["reducer"])
+		if red == "" {
+			red = defaultReducer
+		}
 		if _, seen := l.Reducers[name]; !seen && red != "" {
 			l.Reducers[name] = red // the first reducer listed is the one items are scored with
 		}

@@ -455,3 +455,41 @@ func TestInspectMetricNames(t *testing.T) {
 		}
 	}
 }
+
+// TestLinkRunNames: one model in two logs gets the file's name appended;
+// when both files have the same name (HELM's per_instance_stats.json of two
+// run folders) the folder is named too, so the runs stay apart. A HELM run
+// name whose only argument is the model keeps no dangling ":".
+func TestLinkRunNames(t *testing.T) {
+	mk := func(p string) *Log {
+		return &Log{Path: p, Tool: ToolInspect, Runs: []*Run{{Name: "m", Idx: -1}}, Reported: []Reported{{Run: "m"}}}
+	}
+	logs := Link([]*Log{mk("a/mmlu/per_instance_stats.json"), mk("a/nqa/per_instance_stats.json"), mk("b/x.eval")})
+	var got []string
+	for _, l := range logs {
+		got = append(got, l.Runs[0].Name+"="+l.Reported[0].Run)
+	}
+	if strings.Join(got, "; ") != "m (mmlu/per_instance_stats.json)=m (mmlu/per_instance_stats.json); m (nqa/per_instance_stats.json)=m (nqa/per_instance_stats.json); m (x.eval)=m (x.eval)" {
+		t.Errorf("names %v", got)
+	}
+	if helmTask("narrative_qa:model=openai_gpt2") != "narrative_qa" || helmTask("mmlu:subject=x,model=m") != "mmlu:subject=x" {
+		t.Errorf("helmTask %q %q", helmTask("narrative_qa:model=openai_gpt2"), helmTask("mmlu:subject=x,model=m"))
+	}
+}
+
+// TestInspectConfigReducer: a results entry without its own "reducer" was
+// computed with eval.config.epochs_reducer when that names one. Epochs
+// 1 = C, I and 2 = I, I reduced by max: 1, 0 → accuracy 0.5 (the mean
+// reducer would give 0.25, a false mismatch).
+func TestInspectConfigReducer(t *testing.T) {
+	v, _ := jsonl.Decode([]byte(`{"eval": {"task": "t", "model": "m", "config": {"epochs": 2, "epochs_reducer": ["max"]}},
+	  "results": {"scores": [{"name": "s", "metrics": {"accuracy": {"name": "accuracy", "value": 0.5}}}]}}`))
+	l := NewInspect("x.json", model.FormatInspectLog)
+	l.InspectHeader(v.(map[string]any), Loc{Path: "x.json"})
+	for i, x := range []float64{1, 0, 0, 0} {
+		l.Runs[0].Samples = append(l.Runs[0].Samples, Sample{ID: strconv.Itoa(1 + i/2), Epoch: 1 + i%2, Scores: map[string]float64{"s": x}})
+	}
+	if fs := l.Recompute(); len(fs) != 0 {
+		t.Errorf("findings %v", fs)
+	}
+}

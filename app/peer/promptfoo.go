@@ -14,7 +14,12 @@ import (
 // provider; rows point at it with promptIdx), one sample per row (id =
 // testIdx), and the reported stats and per-prompt metrics.
 func Promptfoo(p string, v map[string]any) *Log {
-	res := obj(v["results"])
+	res, base := obj(v["results"]), "/results"
+	if res == nil && arr(v["results"]) != nil {
+		// the oldest outputs are the summary itself: results[], stats and
+		// table at the top level (no evalId, no wrapping object)
+		res, base = v, ""
+	}
 	l := &Log{Path: p, Format: model.FormatPromptfoo, Tool: ToolPromptfoo, Scorers: []string{"score"}, Reducers: map[string]string{}}
 	if d, ok := Str(obj(v["config"])["description"]); ok && d != "" {
 		l.Task = d
@@ -26,12 +31,12 @@ func Promptfoo(p string, v map[string]any) *Log {
 	if ver, ok := Str(obj(v["metadata"])["promptfooVersion"]); ok {
 		l.Version = ver
 	}
-	prompts, at := arr(res["prompts"]), []any{"results", "prompts"}
+	prompts, at := arr(res["prompts"]), ptr(base, "prompts")
 	if prompts == nil {
 		// results version 2: the prompts (with their metrics) are the
 		// head of the results table
 		if hp := arr(obj(obj(res["table"])["head"])["prompts"]); hp != nil {
-			prompts, at = hp, []any{"results", "table", "head", "prompts"}
+			prompts, at = hp, ptr(base, "table", "head", "prompts")
 		}
 	}
 	provider := func(i int) string {
@@ -89,13 +94,13 @@ func Promptfoo(p string, v map[string]any) *Log {
 				l.Runs = append(l.Runs, run)
 			}
 		}
-		run.Samples = append(run.Samples, promptfooRow(p, j, row))
+		run.Samples = append(run.Samples, promptfooRow(p, ptr(base, "results", j), j, row))
 	}
 	l.Reported = nil
 	st := obj(res["stats"])
 	for _, k := range []string{"successes", "failures", "errors"} {
 		if n, ok := Num(st[k]); ok {
-			l.Reported = append(l.Reported, Reported{Loc: Loc{Path: p, Pointer: ptr("", "results", "stats", k)}, Run: "(all providers)", Scorer: "stats", Metric: k, Value: n, Count: true})
+			l.Reported = append(l.Reported, Reported{Loc: Loc{Path: p, Pointer: ptr(base, "stats", k)}, Run: "(all providers)", Scorer: "stats", Metric: k, Value: n, Count: true})
 		}
 	}
 	derived := map[string]bool{} // config.derivedMetrics: computed from the sums, not summed
@@ -108,7 +113,7 @@ func Promptfoo(p string, v map[string]any) *Log {
 		ms := obj(obj(prompts[i])["metrics"])
 		for _, k := range []string{"score", "testPassCount", "testFailCount", "testErrorCount", "assertPassCount", "assertFailCount"} {
 			if n, ok := Num(ms[k]); ok {
-				l.Reported = append(l.Reported, Reported{Loc: Loc{Path: p, Pointer: ptr("", append(at, i, "metrics", k)...)}, Run: l.Runs[i].Name, Scorer: "prompt " + strconv.Itoa(i), Metric: k, Value: n, Count: k != "score"})
+				l.Reported = append(l.Reported, Reported{Loc: Loc{Path: p, Pointer: ptr(at, i, "metrics", k)}, Run: l.Runs[i].Name, Scorer: "prompt " + strconv.Itoa(i), Metric: k, Value: n, Count: k != "score"})
 			}
 		}
 		named := obj(ms["namedScores"])
@@ -122,13 +127,22 @@ func Promptfoo(p string, v map[string]any) *Log {
 			if !ok {
 				continue
 			}
-			rep := Reported{Loc: Loc{Path: p, Pointer: ptr("", append(at, i, "metrics", "namedScores", k)...)}, Run: l.Runs[i].Name, Scorer: "prompt " + strconv.Itoa(i), Metric: "namedScores." + k, Value: n}
+			rep := Reported{Loc: Loc{Path: p, Pointer: ptr(at, i, "metrics", "namedScores", k)}, Run: l.Runs[i].Name, Scorer: "prompt " + strconv.Itoa(i), Metric: "namedScores." + k, Value: n}
 			if derived[k] {
 				rep.Note = "a derived metric (config.derivedMetrics), computed from the other named scores"
 			}
 			l.Reported = append(l.Reported, rep)
 		}
 	}
+	// a prompt that names no provider (the oldest outputs list the prompt
+	// texts only) and that no row joined is not a run
+	runs := l.Runs[:0]
+	for _, r := range l.Runs {
+		if len(r.Samples) > 0 || r.Idx < 0 || r.Idx >= len(prompts) || obj(prompts[r.Idx])["provider"] != nil {
+			runs = append(runs, r)
+		}
+	}
+	l.Runs = runs
 	return l
 }
 
@@ -158,8 +172,8 @@ func promptOf(prompts []any, row map[string]any, provider func(int) string) *int
 }
 
 // promptfooRow reads one row of results.results.
-func promptfooRow(p string, j int, row map[string]any) Sample {
-	s := Sample{Loc: Loc{Path: p, Pointer: ptr("", "results", "results", j)}, Epoch: 1, Scores: map[string]float64{}}
+func promptfooRow(p, at string, j int, row map[string]any) Sample {
+	s := Sample{Loc: Loc{Path: p, Pointer: at}, Epoch: 1, Scores: map[string]float64{}}
 	tc := obj(row["testCase"])
 	vars := row["vars"]
 	if vars == nil {
