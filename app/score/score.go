@@ -326,7 +326,14 @@ func (v *view) stageRows() []rowDef {
 					if len(x) > 0 {
 						f.Value = sum(x)
 					}
-					f.Int, f.NoCI = true, true
+					f.NoCI = true
+					// counts sum to an integer; a fractional entry
+					// (usage.cost_usd) prints like cost_usd (sum)
+					if slices.ContainsFunc(x, func(v float64) bool { return v != math.Trunc(v) }) {
+						f.sigDigits(3)
+					} else {
+						f.Int = true
+					}
 				})
 			}},
 			rowDef{Label: d.Name + " per 1000 queries", Desc: d, Fig: func(r, s int) figure {

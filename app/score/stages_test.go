@@ -123,3 +123,24 @@ func TestConfigDiff(t *testing.T) {
 		t.Errorf("none: %q", got)
 	}
 }
+
+// A usage entry that is not a count — a prediction's usage.cost_usd — sums
+// to a fraction: 0.001 + 0.002 + 0.003 + 0.002 = 0.008, printed "0.00800" (3
+// significant digits, as cost_usd (sum)), not rounded to the integer 0.
+// The counts keep their integer sum (llm_input_tokens 1000).
+func TestUsageSumOfFractions(t *testing.T) {
+	set := stageSet()
+	for i := range set.Runs[0].Items {
+		it := &set.Runs[0].Items[i]
+		it.Usage["cost_usd"] = *it.CostUSD
+	}
+	rep := Score(set, DefaultOptions())
+	for label, want := range map[string]string{
+		"usage.cost_usd (sum)":         "0.00800 n=4/4",
+		"usage.llm_input_tokens (sum)": "1000 n=4/4",
+	} {
+		if got := cellOf(t, rep, "cost.all", label).String(); got != want {
+			t.Errorf("%s = %q, want %q", label, got, want)
+		}
+	}
+}
