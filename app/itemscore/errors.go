@@ -157,8 +157,8 @@ func contextTopOf(cfg map[string]string) int {
 // lines: a line's run is its run_id, else the run whose outputs were read
 // from the file's folder; lines whose run, qid or code is unknown are left
 // out (validation reports the qid and the code).
-func reviewedErrors(ds *dataset.Dataset, runs []*runOut, byID map[string]int) map[string]map[int][]string {
-	out := map[string]map[int][]string{}
+func reviewedErrors(ds *dataset.Dataset, runs []*runOut, byID map[string]int) map[string]map[int][]model.RAGError {
+	out := map[string]map[int][]model.RAGError{}
 	for rec := range typedRecs(ds.Errors) {
 		e := rec.V
 		ui, ok := byID[e.QID]
@@ -179,10 +179,11 @@ func reviewedErrors(ds *dataset.Dataset, runs []*runOut, byID map[string]int) ma
 			continue
 		}
 		if out[name] == nil {
-			out[name] = map[int][]string{}
+			out[name] = map[int][]model.RAGError{}
 		}
-		if !slices.Contains(out[name][ui], e.Code) {
-			out[name][ui] = append(out[name][ui], e.Code)
+		if !slices.ContainsFunc(out[name][ui], func(x model.RAGError) bool { return x.Code == e.Code }) {
+			e.RunID = name
+			out[name][ui] = append(out[name][ui], e)
 		}
 	}
 	return out
@@ -217,9 +218,10 @@ var derivedRules = map[string][2]string{
 }
 
 // ErrorRecords lists every code of every run's items as seed 003 §9's
-// error record: derived codes with eval752's rule as root cause, reviewed
-// ones as given (source "reviewed"; the full record is the run's own
-// errors.jsonl). Runs in set order, units in unit order, codes in taxonomy
+// error record: derived codes with eval752's rule as root cause and
+// severity "unrated" (eval752 attributes, a reviewer rates), reviewed ones
+// as the run's errors.jsonl gives them (source "reviewed"), their empty
+// fields filled in from the result. Lists are the result's as written. Runs in set order, units in unit order, codes in taxonomy
 // order, derived before reviewed.
 func ErrorRecords(set *Set) []model.RAGError {
 	var out []model.RAGError
@@ -229,13 +231,14 @@ func ErrorRecords(set *Set) []model.RAGError {
 				continue
 			}
 			u := set.Units[i]
-			var ids []string
-			for _, m := range it.Detail.Retrieved {
-				ids = append(ids, m.ID)
+			base := model.RAGError{QID: u.ID, RunID: rs.Run, RetrievedChunkIDs: it.FirstStage, RerankedChunkIDs: it.Reranked, Citations: it.Citations}
+			if rs.ConfigPath != "" {
+				base.Config = rs.ConfigPath
 			}
-			base := model.RAGError{QID: u.ID, RunID: rs.Run, RetrievedChunkIDs: ids}
 			if u.Reference != "" {
 				base.Expected = u.Reference
+			} else if !u.Answerable {
+				base.Expected = "a refusal (the question is not answerable)"
 			}
 			if it.Detail.Response != "" {
 				resp := it.Detail.Response
@@ -245,15 +248,44 @@ func ErrorRecords(set *Set) []model.RAGError {
 				e := base
 				e.Code, e.Source = c, "derived"
 				e.RootCause, e.SuggestedFix = derivedRules[c][0], derivedRules[c][1]
+				e.Severity = "unrated"
 				out = append(out, e)
 			}
-			for _, c := range it.Reviewed {
-				e := base
-				e.Code, e.Source = c, "reviewed"
-				e.RootCause = "given by the run's errors.jsonl (see that record)"
-				out = append(out, e)
+			for _, r := range it.ReviewedRecords {
+				out = append(out, fillReviewed(r, base))
 			}
 		}
 	}
 	return out
+}
+
+// fillReviewed is a reviewer's errors.jsonl line as given (source
+// "reviewed"), its empty fields filled in from the run's result (base).
+func fillReviewed(r, base model.RAGError) model.RAGError {
+	r.Source = "reviewed"
+	if r.RunID == "" {
+		r.RunID = base.RunID
+	}
+	if r.Config == nil {
+		r.Config = base.Config
+	}
+	if r.Expected == nil {
+		r.Expected = base.Expected
+	}
+	if r.Actual == nil {
+		r.Actual = base.Actual
+	}
+	if r.RetrievedChunkIDs == nil {
+		r.RetrievedChunkIDs = base.RetrievedChunkIDs
+	}
+	if r.RerankedChunkIDs == nil {
+		r.RerankedChunkIDs = base.RerankedChunkIDs
+	}
+	if r.Answer == nil {
+		r.Answer = base.Answer
+	}
+	if r.Citations == nil {
+		r.Citations = base.Citations
+	}
+	return r
 }

@@ -93,3 +93,57 @@ func TestErrorAttribution(t *testing.T) {
 		}
 	}
 }
+
+// ErrorRecords writes seed 003 §9's record shape (qid, run configuration,
+// expected, actual, retrieved / reranked lists, answer, citations, root
+// cause, severity, fix) from the run's own result: q1's first stage is
+// written c7 c8 with vector scores 0.1 0.9 — the record keeps that order
+// (the scored ranking would be c8 c7) — and its reranked list c8 is the
+// record's reranked_chunk_ids, not its retrieved list. A derived record
+// carries severity "unrated" (eval752 attributes, a reviewer rates); the
+// reviewed GEN_OMISSION is the reviewer's own line (severity high, their
+// root cause and fix).
+func TestErrorRecordsShape(t *testing.T) {
+	ds := load(t,
+		[2]string{"exp/eval/questions.jsonl", `{"qid": "q1", "query": "question q1", "answerable": true, "reference_answer": "x", "gold_evidence_groups": [], "split": "test"}` + "\n"},
+		[2]string{"exp/data/chunks.jsonl", `{"chunk_id": "c1", "doc_id": "d1", "text": "alpha"}` + "\n" + `{"chunk_id": "c7", "doc_id": "d1", "text": "delta"}` + "\n" + `{"chunk_id": "c8", "doc_id": "d1", "text": "epsilon"}` + "\n"},
+		[2]string{"exp/runs/r/qrels.tsv", "qid 0 chunk_id relevance_grade\nq1 0 c1 3\n"},
+		[2]string{"exp/runs/r/config.yaml", "context_top_n: 1\n"},
+		[2]string{"exp/runs/r/predictions.jsonl", `{"qid": "q1", "retrieved_chunk_ids": ["c7", "c8"], "vector_scores": [0.1, 0.9], "reranked_chunk_ids": ["c8"], "answer": "x", "citations": [{"label": "S1", "chunk_id": "c8"}]}` + "\n"},
+		[2]string{"exp/runs/r/errors.jsonl", `{"qid": "q1", "code": "GEN_OMISSION", "root_cause": "left out", "severity": "high", "suggested_fix": "quote it"}` + "\n"},
+	)
+	set, err := Score(ds, DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	byCode := map[string]int{}
+	recs := ErrorRecords(set)
+	for i, e := range recs {
+		if e.RunID == "r" {
+			byCode[e.Code] = i
+		}
+	}
+	for _, code := range []string{"RETRIEVAL_MISS", "CITATION_MISMATCH", "GEN_OMISSION"} {
+		i, ok := byCode[code]
+		if !ok {
+			t.Fatalf("no %s record: %+v", code, recs)
+		}
+		e := recs[i]
+		if !slices.Equal(e.RetrievedChunkIDs, []string{"c7", "c8"}) || !slices.Equal(e.RerankedChunkIDs, []string{"c8"}) {
+			t.Errorf("%s lists: retrieved %v reranked %v, want [c7 c8] [c8]", code, e.RetrievedChunkIDs, e.RerankedChunkIDs)
+		}
+		if len(e.Citations) != 1 || e.Citations[0].ChunkID != "c8" || e.Answer == nil || *e.Answer != "x" || e.Expected != "x" || e.Config == nil {
+			t.Errorf("%s: citations %v answer %v expected %v config %v", code, e.Citations, e.Answer, e.Expected, e.Config)
+		}
+		want := "unrated"
+		if code == "GEN_OMISSION" {
+			want = "high"
+			if e.RootCause != "left out" || e.SuggestedFix != "quote it" || e.Source != "reviewed" {
+				t.Errorf("reviewed record not the reviewer's: %+v", e)
+			}
+		}
+		if e.Severity != want || e.RootCause == "" || e.SuggestedFix == "" {
+			t.Errorf("%s: severity %q root cause %q fix %q, want severity %q", code, e.Severity, e.RootCause, e.SuggestedFix, want)
+		}
+	}
+}

@@ -81,12 +81,16 @@ func Score(ds *dataset.Dataset, opt Options) (*Set, error) {
 			}
 			rs.Items[i] = sc.scoreItem(units[i], i, r)
 		})
-		for ui, codes := range reviewed[r.name] {
+		for ui, recs := range reviewed[r.name] {
 			it := &rs.Items[ui]
 			if it.OutOfScope {
 				continue
 			}
-			it.Reviewed = codes
+			var codes []string
+			for _, e := range recs {
+				codes = append(codes, e.Code)
+			}
+			it.Reviewed, it.ReviewedRecords = codes, recs
 			it.Detail.Errors = mergeCodes(it.Errors, codes)
 		}
 		set.Runs = append(set.Runs, rs)
@@ -318,6 +322,18 @@ func (sc *scorer) scoreItem(u *unitSpec, ui int, r *runOut) ItemScore {
 	if o != nil {
 		it.LatencyMS, it.InputTokens, it.OutputTokens, it.CostUSD = o.latency, o.inTok, o.outTk, o.cost
 		it.Stages, it.Usage = o.stages, o.usage
+		it.Citations = o.citations
+		if o.retrieved != nil {
+			ids := make([]string, 0, len(o.retrieved))
+			for _, rt := range o.retrieved {
+				ids = append(ids, rt.id)
+			}
+			if o.reranked {
+				it.FirstStage, it.Reranked = o.first, ids
+			} else {
+				it.FirstStage = ids
+			}
+		}
 		if o.errText != "" {
 			it.Flags = append(it.Flags, "error")
 		}

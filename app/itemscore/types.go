@@ -79,6 +79,15 @@ type ItemScore struct {
 	// Reviewed are the codes the run's errors.jsonl gives this item
 	// (taxonomy codes only, in file order, each once).
 	Reviewed []string `json:"reviewed,omitempty"`
+	// For seed 003 §9's error records (ErrorRecords), not in the JSON
+	// report: the result's lists as written (FirstStage: the first-stage
+	// retrieved_chunk_ids, Reranked: a reranking prediction's
+	// reranked_chunk_ids), its citations, and the errors.jsonl lines of
+	// the Reviewed codes (the first line of each code).
+	FirstStage      []string         `json:"-"`
+	Reranked        []string         `json:"-"`
+	Citations       []model.Citation `json:"-"`
+	ReviewedRecords []model.RAGError `json:"-"`
 }
 
 // RunScores is one run's scores, aligned with Set.Units (Items[i] is Units[i]).
