@@ -32,6 +32,7 @@ type viewState struct {
 	Failures, Differs bool
 	RunA, RunB        string // the differences filter's runs
 	Item              string // the open item's id
+	ErrorCode         string // items with this seed 003 §9 code (wire.ItemQuery.ErrorCode)
 	ItemSort          string // items sort (wire.ItemQuery.Sort)
 	ItemDesc          bool
 
@@ -70,6 +71,7 @@ func (s viewState) encode() string {
 	set("run_a", s.RunA)
 	set("run_b", s.RunB)
 	set("item", s.Item)
+	set("code", s.ErrorCode)
 	set("isort", s.ItemSort)
 	flag("idesc", s.ItemDesc)
 	set("a", s.CmpA)
@@ -93,7 +95,7 @@ func parseState(h string) viewState {
 		Sort: v.Get("sort"), Desc: v.Get("desc") == "1",
 		From: num("from", 0), Finding: num("finding", -1),
 		Search: v.Get("q"), Failures: v.Get("failures") == "1", Differs: v.Get("differences") == "1",
-		RunA: v.Get("run_a"), RunB: v.Get("run_b"), Item: v.Get("item"),
+		RunA: v.Get("run_a"), RunB: v.Get("run_b"), Item: v.Get("item"), ErrorCode: v.Get("code"),
 		ItemSort: v.Get("isort"), ItemDesc: v.Get("idesc") == "1",
 		CmpA: v.Get("a"), CmpB: v.Get("b"),
 	}
@@ -129,7 +131,7 @@ func (p *Page) state() viewState {
 		Sort: p.fq.Sort, Desc: p.fq.Desc, From: p.fq.Offset,
 		Finding: -1,
 		Search:  p.iq.Search, Failures: p.iq.Failures, Differs: p.iq.Differences,
-		RunA: p.iq.RunA, RunB: p.iq.RunB, Item: p.iq.ID,
+		RunA: p.iq.RunA, RunB: p.iq.RunB, Item: p.iq.ID, ErrorCode: p.iq.ErrorCode,
 		ItemSort: p.iq.Sort, ItemDesc: p.iq.Desc,
 		CmpA: p.cmp.A, CmpB: p.cmp.B,
 	}
@@ -173,7 +175,7 @@ func (p *Page) setState(s viewState) {
 		p.requestFindings()
 	}
 	iq := wire.ItemQuery{Search: s.Search, Failures: s.Failures, Differences: s.Differs, RunA: s.RunA, RunB: s.RunB, ID: s.Item,
-		Sort: s.ItemSort, Desc: s.ItemDesc}
+		ErrorCode: s.ErrorCode, Sort: s.ItemSort, Desc: s.ItemDesc}
 	if iq != p.iq {
 		p.iq = iq
 		if p.meta.Items > 0 {
