@@ -453,6 +453,8 @@ func TestItemBrowser(t *testing.T) {
 		e.dispatchEvent(new Event('change', {bubbles: true})); return true })()`)
 	b.waitJS(fmt.Sprintf(`document.querySelector('[data-test=items-count]').textContent.startsWith('%d of ')`, withCode), 10*time.Second)
 	b.waitJS(`[...document.querySelectorAll('[data-test=item-errors]')].some(e => e.textContent.includes('GEN_OMISSION'))`, 10*time.Second)
+	// the filter is in the URL (a link to "the items with GEN_OMISSION")
+	b.waitJS(`new URLSearchParams(location.hash.slice(1)).get('code') === 'GEN_OMISSION'`, 10*time.Second)
 }
 
 // failed restates the item browser's "failure" rule (missing, incorrect,
