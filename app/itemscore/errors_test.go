@@ -147,3 +147,28 @@ func TestErrorRecordsShape(t *testing.T) {
 		}
 	}
 }
+
+// A reranking run whose first prediction has no reranked list (q1: the
+// rerank step wrote nothing) still gets its first-stage twin r.retrieve:
+// the run reranks (q2 has a reranked list), so both are scored.
+func TestFirstStageTwinWhenFirstPredictionNotReranked(t *testing.T) {
+	ds := load(t,
+		[2]string{"exp/eval/questions.jsonl", `{"qid": "q1", "query": "question q1", "answerable": true, "reference_answer": "x", "gold_evidence_groups": [], "split": "test"}` + "\n" +
+			`{"qid": "q2", "query": "question q2", "answerable": true, "reference_answer": "x", "gold_evidence_groups": [], "split": "test"}` + "\n"},
+		[2]string{"exp/data/chunks.jsonl", `{"chunk_id": "c1", "doc_id": "d1", "text": "alpha"}` + "\n" + `{"chunk_id": "c2", "doc_id": "d1", "text": "beta"}` + "\n"},
+		[2]string{"exp/runs/r/qrels.tsv", "qid 0 chunk_id relevance_grade\nq1 0 c1 3\nq2 0 c2 3\n"},
+		[2]string{"exp/runs/r/predictions.jsonl", `{"qid": "q1", "retrieved_chunk_ids": ["c2", "c1"], "answer": "x"}` + "\n" +
+			`{"qid": "q2", "retrieved_chunk_ids": ["c1", "c2"], "reranked_chunk_ids": ["c2", "c1"], "answer": "x"}` + "\n"},
+	)
+	set, err := Score(ds, DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, rs := range set.Runs {
+		names = append(names, rs.Run)
+	}
+	if !slices.Equal(names, []string{"r", "r.retrieve"}) {
+		t.Errorf("runs %v, want [r r.retrieve]", names)
+	}
+}

@@ -264,7 +264,10 @@ func collectRuns(ds *dataset.Dataset, byID map[string]int) []*runOut {
 			final = predOutput(p, p.RerankedChunkIDs, p.RerankScores)
 			final.first, final.reranked = p.RetrievedChunkIDs, true
 			final.rerankEmpty = len(p.RerankedChunkIDs) == 0 && len(p.RetrievedChunkIDs) > 0
-			if _, seen := stage[name]; !seen {
+			// the run's first reranked prediction, wherever it is in the
+			// file (stage[name] may already hold earlier ones without a
+			// reranked list)
+			if !slices.Contains(stageOrder, name) {
 				stageOrder = append(stageOrder, name)
 			}
 		}
