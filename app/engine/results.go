@@ -216,7 +216,7 @@ func WriteFindingsCSV(w io.Writer, fs finding.List) error {
 	cw := csv.NewWriter(w)
 	cw.Write([]string{"severity", "code", "path", "line", "pointer", "message", "hint"})
 	for _, f := range fs {
-		cw.Write([]string{f.Severity.String(), f.Code, f.Path, strconv.Itoa(f.Line), f.Pointer, f.Message, f.Hint})
+		cw.Write(append([]string{f.Severity.String(), f.Code, report.CSVText(f.Path), strconv.Itoa(f.Line)}, report.CSVTexts(f.Pointer, f.Message, f.Hint)...))
 	}
 	cw.Flush()
 	return cw.Error()

@@ -278,6 +278,29 @@ func CSVNumber(v float64) string {
 	return strconv.FormatFloat(r, 'f', -1, 64)
 }
 
+// CSVText guards a free-text CSV cell against spreadsheet formula
+// injection (OWASP "CSV injection"): a value that starts with =, +, -, @,
+// a tab or a carriage return is written with a leading apostrophe, which
+// spreadsheets show as text and never evaluate ('=1+1 shows as =1+1).
+// Every other value is written as it is. Number columns go through
+// CSVNumber and are never prefixed; a text cell such as a run's answer
+// "-5" becomes '-5.
+func CSVText(s string) string {
+	if s != "" && strings.ContainsRune("=+-@\t\r", rune(s[0])) {
+		return "'" + s
+	}
+	return s
+}
+
+// CSVTexts applies CSVText to each of ss.
+func CSVTexts(ss ...string) []string {
+	out := make([]string, len(ss))
+	for i, s := range ss {
+		out[i] = CSVText(s)
+	}
+	return out
+}
+
 // WriteItemsCSV writes the per-item CSV: one row per item and run (one row
 // with an empty run for an item no run answered) — item, run, path, line,
 // strata ("split=test; type=mcq"), question, reference, answer, verdict
@@ -310,7 +333,7 @@ func WriteItemsCSV(w io.Writer, items []ItemDetail) error {
 			strata = append(strata, k+"="+v)
 		}
 		sort.Strings(strata)
-		base := []string{it.ID, "", it.Path, strconv.Itoa(it.Line), strings.Join(strata, "; "), it.Question, it.Reference}
+		base := []string{CSVText(it.ID), "", CSVText(it.Path), strconv.Itoa(it.Line), CSVText(strings.Join(strata, "; ")), CSVText(it.Question), CSVText(it.Reference)}
 		runs := it.Runs
 		if len(runs) == 0 {
 			runs = []RunItem{{}}
@@ -325,8 +348,8 @@ func WriteItemsCSV(w io.Writer, items []ItemDetail) error {
 			case r.Correct != nil:
 				verdict = "incorrect"
 			}
-			rec := append(append([]string{}, base...), r.Response, verdict, strings.Join(r.Flags, "; "))
-			rec[1] = r.Run
+			rec := append(append([]string{}, base...), CSVText(r.Response), verdict, CSVText(strings.Join(r.Flags, "; ")))
+			rec[1] = CSVText(r.Run)
 			for _, m := range metrics {
 				if v, ok := r.Scores[m]; ok {
 					rec = append(rec, CSVNumber(v))
@@ -379,8 +402,8 @@ func (r *Report) WriteCSV(w io.Writer) error {
 					if c.Pass != nil {
 						pass = strconv.FormatBool(*c.Pass)
 					}
-					rec := []string{s.ID, t.ID, label, t.Columns[i].Key, c.Text, num(c.Value), num(c.CILow), num(c.CIHigh),
-						in(c.N), in(c.Denom), c.Threshold, pass, c.Flag, c.Metric, c.Stratum, c.Run}
+					rec := []string{s.ID, t.ID, CSVText(label), t.Columns[i].Key, CSVText(c.Text), num(c.Value), num(c.CILow), num(c.CIHigh),
+						in(c.N), in(c.Denom), c.Threshold, pass, CSVText(c.Flag), c.Metric, CSVText(c.Stratum), CSVText(c.Run)}
 					if err := cw.Write(rec); err != nil {
 						return err
 					}

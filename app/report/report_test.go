@@ -145,3 +145,30 @@ func TestWriteItemsCSV(t *testing.T) {
 		t.Errorf("items CSV\n%s\nwant\n%s", b.String(), want)
 	}
 }
+
+// TestCSVFormulaGuard: a free-text cell that a spreadsheet would evaluate
+// (=, +, -, @, tab, CR first: OWASP's CSV-injection list) is written with a
+// leading apostrophe; other text and the number columns are unchanged.
+func TestCSVFormulaGuard(t *testing.T) {
+	for in, want := range map[string]string{
+		"=1+1": "'=1+1", "+SUM(A1)": "'+SUM(A1)", "-5": "'-5", "@cmd": "'@cmd", "\tx": "'\tx", "\rx": "'\rx",
+		"plain": "plain", "": "", "a=1": "a=1", "北京": "北京",
+	} {
+		if got := CSVText(in); got != want {
+			t.Errorf("CSVText(%q) = %q, want %q", in, got, want)
+		}
+	}
+	var b strings.Builder
+	correct := true
+	items := []ItemDetail{{ID: "q1", Question: "=HYPERLINK(\"x\")", Reference: "42",
+		Runs: []RunItem{{Run: "r", Response: "=1+1", Correct: &correct, Scores: map[string]float64{"delta": -0.5}}}}}
+	if err := WriteItemsCSV(&b, items); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	for _, want := range []string{`"'=HYPERLINK(""x"")"`, `'=1+1`, `,-0.5`} {
+		if !strings.Contains(out, want) {
+			t.Errorf("items CSV lacks %s:\n%s", want, out)
+		}
+	}
+}
