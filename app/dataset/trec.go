@@ -20,29 +20,50 @@ import (
 // "qid 0 chunk_id relevance_grade" is a header and skipped. A malformed line
 // is one trec.syntax finding and reading goes on.
 func ParseQrels(r io.Reader, path string, maxLine int64) (q QrelsFile, lines int, fs finding.List, err error) {
+	return parseQrelsLines(r, path, maxLine, qrelsLayout{
+		comments: true, header: formats.IsQrelsHeader, fields: 4, doc: 2, grade: 3,
+		what: "qrels", shape: "qid iter docno grade", gradeName: "grade", gradeWant: "an integer",
+	})
+}
+
+// qrelsLayout is one judgment file's columns: TREC qrels (ParseQrels) or
+// BEIR's TSV (ParseBEIRQrels).
+type qrelsLayout struct {
+	comments           bool                  // lines starting with # are skipped (trec_eval v10)
+	header             func(f []string) bool // a first line that is a header
+	fields, doc, grade int                   // field count, docno and grade columns
+	what, shape        string                // the file's name and line shape in messages
+	gradeName          string                // what the grade column is called
+	gradeWant          string                // what it must be
+}
+
+// parseQrelsLines reads judgments laid out as lay says: the qid is the
+// first column; a malformed line is one trec.syntax finding and reading
+// goes on.
+func parseQrelsLines(r io.Reader, path string, maxLine int64, lay qrelsLayout) (q QrelsFile, lines int, fs finding.List, err error) {
 	q.Path = path
 	first := true
 	lines, lfs, err := jsonl.Lines(r, path, maxLine, func(n int, line []byte) {
 		f := strings.Fields(string(line))
-		if len(f) > 0 && strings.HasPrefix(f[0], "#") {
+		if lay.comments && len(f) > 0 && strings.HasPrefix(f[0], "#") {
 			return
 		}
 		if first {
 			first = false
-			if formats.IsQrelsHeader(f) {
+			if lay.header(f) {
 				return
 			}
 		}
-		if len(f) != 4 {
-			fs = append(fs, RuleTRECSyntax.At(path, n, "", "qrels line %d has %d fields; want 4: qid iter docno grade", n, len(f)))
+		if len(f) != lay.fields {
+			fs = append(fs, RuleTRECSyntax.At(path, n, "", "%s line %d has %d fields; want %d: %s", lay.what, n, len(f), lay.fields, lay.shape))
 			return
 		}
-		g, perr := strconv.Atoi(f[3])
+		g, perr := strconv.Atoi(f[lay.grade])
 		if perr != nil {
-			fs = append(fs, RuleTRECSyntax.At(path, n, "", "qrels line %d: grade %q is not an integer", n, f[3]))
+			fs = append(fs, RuleTRECSyntax.At(path, n, "", "%s line %d: %s %q is not %s", lay.what, n, lay.gradeName, f[lay.grade], lay.gradeWant))
 			return
 		}
-		q.Judgments = append(q.Judgments, Qrel{Line: n, QID: f[0], DocNo: f[2], Grade: g})
+		q.Judgments = append(q.Judgments, Qrel{Line: n, QID: f[0], DocNo: f[lay.doc], Grade: g})
 	})
 	return q, lines, append(lfs, fs...), err
 }
@@ -111,26 +132,8 @@ func RunScore(field, qid string, n int) (score float64, msg string) {
 // or space-separated). The judgments are TREC qrels (iter absent); a
 // malformed line is one trec.syntax finding and reading goes on.
 func ParseBEIRQrels(r io.Reader, path string, maxLine int64) (q QrelsFile, lines int, fs finding.List, err error) {
-	q.Path = path
-	first := true
-	lines, lfs, err := jsonl.Lines(r, path, maxLine, func(n int, line []byte) {
-		f := strings.Fields(string(line))
-		if first {
-			first = false
-			if formats.IsBEIRHeader(f) {
-				return
-			}
-		}
-		if len(f) != 3 {
-			fs = append(fs, RuleTRECSyntax.At(path, n, "", "BEIR qrels line %d has %d fields; want 3: query-id corpus-id score", n, len(f)))
-			return
-		}
-		g, perr := strconv.Atoi(f[2])
-		if perr != nil {
-			fs = append(fs, RuleTRECSyntax.At(path, n, "", "BEIR qrels line %d: score %q is not an integer grade", n, f[2]))
-			return
-		}
-		q.Judgments = append(q.Judgments, Qrel{Line: n, QID: f[0], DocNo: f[1], Grade: g})
+	return parseQrelsLines(r, path, maxLine, qrelsLayout{
+		header: formats.IsBEIRHeader, fields: 3, doc: 1, grade: 2,
+		what: "BEIR qrels", shape: "query-id corpus-id score", gradeName: "score", gradeWant: "an integer grade",
 	})
-	return q, lines, append(lfs, fs...), err
 }
