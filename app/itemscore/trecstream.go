@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"hash"
 	"io"
-	"math"
 	"os"
 	"path"
 	"runtime"
@@ -27,6 +26,7 @@ import (
 	"eval752/app/metrics"
 	"eval752/app/model"
 	"eval752/app/report"
+	"eval752/app/trecio"
 )
 
 // TRECFile is one plain TREC input of ScoreTRECFiles: a qrels file or a run
@@ -787,23 +787,10 @@ func (sc *scorer) scoreTRECQuery(u *unitSpec, docs []retrieved, run string, boun
 // isSpace marks the ASCII bytes strings.Fields splits on.
 var isSpace = [256]bool{'\t': true, '\n': true, '\v': true, '\f': true, '\r': true, ' ': true}
 
-// canonicalCmp is metrics.Canonicalize's order for scored candidates: score
+// canonicalCmp is metrics.Canonicalize's order (trecio.CompareRanked): score
 // descending (NaN last), then id descending byte-wise.
 func canonicalCmp(a, b *metrics.Candidate) int {
-	an, bn := math.IsNaN(a.Score), math.IsNaN(b.Score)
-	switch {
-	case an != bn:
-		if bn {
-			return -1
-		}
-		return 1
-	case a.Score != b.Score && !an:
-		if a.Score > b.Score {
-			return -1
-		}
-		return 1
-	}
-	return -strings.Compare(a.ID, b.ID)
+	return trecio.CompareRanked(a.Score, a.ID, b.Score, b.ID)
 }
 
 // sortCanonical sorts cands (unique ids, so the order is total and every

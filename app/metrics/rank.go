@@ -1,8 +1,9 @@
 package metrics
 
 import (
-	"math"
-	"sort"
+	"slices"
+
+	"eval752/app/trecio"
 )
 
 // Candidate is one retrieved unit (atom, chunk, clause) of a ranked list,
@@ -56,7 +57,7 @@ type Query struct {
 	Abstained bool
 }
 
-// Canonicalize orders cands the way trec_eval does (form_res_rels.c): score
+// Canonicalize orders cands with trecio.CompareRanked, trec_eval's order (form_res_rels.c): score
 // descending, ties broken by id descending byte-wise. When any candidate has
 // no score, the list order is the rank and cands is returned unchanged. The
 // sort is stable, and NaN scores (which cannot be ordered) sort last.
@@ -67,17 +68,7 @@ func Canonicalize(cands []Candidate) []Candidate {
 		}
 	}
 	out := append([]Candidate(nil), cands...)
-	sort.SliceStable(out, func(i, j int) bool {
-		a, b := out[i].Score, out[j].Score
-		an, bn := math.IsNaN(a), math.IsNaN(b)
-		if an != bn {
-			return bn
-		}
-		if a != b && !an {
-			return a > b
-		}
-		return out[i].ID > out[j].ID
-	})
+	slices.SortStableFunc(out, func(a, b Candidate) int { return trecio.CompareRanked(a.Score, a.ID, b.Score, b.ID) })
 	return out
 }
 

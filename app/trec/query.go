@@ -3,7 +3,8 @@ package trec
 import (
 	"fmt"
 	"slices"
-	"strings"
+
+	"eval752/app/trecio"
 )
 
 // Relevance values given to retrieved docs that have no usable grade
@@ -65,17 +66,9 @@ type scratch struct {
 
 func newScratch() *scratch { return &scratch{seen: make(map[string]uint64, 2048)} }
 
-// cmpRanked is trec_eval's comp_sim_docno: sim descending, then docno
+// cmpRanked is trec_eval's comp_sim_docno (trecio.CompareRanked): sim descending, then docno
 // descending by strcmp (bytewise). File order never matters.
-func cmpRanked(a, b rankedDoc) int {
-	if a.sim > b.sim {
-		return -1
-	}
-	if a.sim < b.sim {
-		return 1
-	}
-	return strings.Compare(b.docno, a.docno)
-}
+func cmpRanked(a, b rankedDoc) int { return trecio.CompareRanked(a.sim, a.docno, b.sim, b.docno) }
 
 // evalError is a problem found while forming one query; the caller turns it
 // into an *InputError naming the file.
