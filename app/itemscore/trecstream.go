@@ -1,7 +1,6 @@
 package itemscore
 
 import (
-	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -13,10 +12,8 @@ import (
 	"path"
 	"runtime"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
-	"unicode/utf8"
 	"unsafe"
 
 	"eval752/app/dataset"
@@ -158,55 +155,44 @@ func readQrelsUnits(ctx context.Context, name string, maxLine int64) ([]*unitSpe
 	src := &hashReader{r: ctxRead{ctx, f}, h: sha256.New()}
 	byQID := map[string]*unitSpec{}
 	var order []string
-	var fs finding.List
-	var fields [5][]byte
-	first := true
-	lines, lfs, err := jsonl.Lines(src, name, maxLine, func(n int, line []byte) {
-		fb, nf := splitFields(line, ascii(line), fields[:0])
-		if nf > 0 && fb[0][0] == '#' {
+	var lfs, fs finding.List
+	qp := trecio.QrelsParser{Mode: trecio.Strict, Layout: trecio.QrelsTREC(formats.IsQrelsHeader)}
+	var rec trecio.Record
+	var is trecio.Issue
+	lines, err := trecio.Scan(src, trecio.Strict, maxLine, func(ln, off int64, line []byte) {
+		n := int(ln)
+		switch qp.Parse(line, &rec, &is) {
+		case trecio.Skip:
+			return
+		case trecio.Bad:
+			is.Line, is.Offset = ln, off
+			fs = append(fs, issueFinding(name, &is))
 			return
 		}
-		if first {
-			first = false
-			if nf == 4 {
-				hdr := []string{string(fb[0]), string(fb[1]), string(fb[2]), string(fb[3])}
-				if formats.IsQrelsHeader(hdr) {
-					return
-				}
-			}
-		}
-		if nf != 4 {
-			fs = append(fs, dataset.RuleTRECSyntax.At(name, n, "", "qrels line %d has %d fields; want 4: qid iter docno grade", n, nf))
-			return
-		}
-		g, perr := strconv.Atoi(bstring(fb[3]))
-		if perr != nil {
-			fs = append(fs, dataset.RuleTRECSyntax.At(name, n, "", "qrels line %d: grade %q is not an integer", n, string(fb[3])))
-			return
-		}
-		u, ok := byQID[string(fb[0])]
+		g := int(rec.Grade)
+		u, ok := byQID[string(rec.QID)]
 		if !ok {
-			qid := string(fb[0])
+			qid := string(rec.QID)
 			u = &unitSpec{trec: &trecUnit{grades: map[string]int{}}, Unit: Unit{ID: qid, Format: model.FormatTRECQrels, Set: "trec",
 				Loc: dataset.Loc{Path: name, Line: n}, Answerable: true, Strata: map[string]string{"set": "trec"}}}
 			byQID[qid] = u
 			order = append(order, qid)
 		}
-		if _, dup := u.trec.grades[string(fb[2])]; dup {
-			u.trec.grades[string(fb[2])] = g
+		if _, dup := u.trec.grades[string(rec.DocNo)]; dup {
+			u.trec.grades[string(rec.DocNo)] = g
 			return
 		}
-		doc := string(fb[2])
+		doc := string(rec.DocNo)
 		u.trec.docs = append(u.trec.docs, doc)
 		u.trec.grades[doc] = g
-	})
+	}, func(is *trecio.Issue) { lfs = append(lfs, issueFinding(name, is)) })
 	if err == nil {
 		_, err = io.Copy(io.Discard, src)
 	}
 	if err != nil {
 		return nil, nil, info, nil, fmt.Errorf("%s: %w", name, err)
 	}
-	info.Lines, info.Size, info.SHA256 = lines, src.n, hex.EncodeToString(src.h.Sum(nil))
+	info.Lines, info.Size, info.SHA256 = int(lines), src.n, hex.EncodeToString(src.h.Sum(nil))
 	slices.Sort(order)
 	units := make([]*unitSpec, len(order))
 	byID := make(map[string]int, len(order))
@@ -229,36 +215,6 @@ func (c ctxRead) Read(p []byte) (int, error) {
 	return c.r.Read(p)
 }
 
-// rawBlock is a run of whole lines of the file handed to a parse worker:
-// the reader only cuts the file at line ends (and hashes it); splitting,
-// line checks and parsing happen on the workers.
-type rawBlock struct {
-	seq   int
-	data  []byte // whole lines; the last may lack '\n' only at the end of the file
-	first bool   // data starts at line 1 (a UTF-8 BOM is dropped there)
-	// long > 0: the block stands for one line longer than the line limit,
-	// skipped without being held; long is its size in bytes.
-	long int64
-}
-
-// lineIssue is a finding of a block, located by its line within the block
-// (the combiner knows the block's first line number and formats it).
-type lineIssue struct {
-	rel  int // 1-based line within the block
-	kind int // issue* below
-	num  int64
-	text string
-	qid  string
-}
-
-const (
-	issueTooLongRead = iota // longer than maxLine+2 with its terminator: "≥ size"
-	issueTooLong            // longer than maxLine after trimming
-	issueBadUTF8
-	issueFields
-	issueScore
-)
-
 // parsedBlock is a block's valid lines grouped by consecutive qid. Groups
 // strictly inside the block are complete queries and were scored by the
 // parse worker (item set); the first and the last group may continue in the
@@ -267,8 +223,8 @@ type parsedBlock struct {
 	seq    int
 	lines  int // lines in the block (blank and bad ones included)
 	groups []qgroup
-	tag    string // tag of the block's first valid line
-	issues []lineIssue
+	tag    string         // tag of the block's first valid line
+	issues []trecio.Issue // located within the block (Line)
 }
 
 type qgroup struct {
@@ -282,99 +238,24 @@ const blockBytes = 1 << 20 // bytes read and handed to a parse worker at a time
 
 var blockPool = sync.Pool{New: func() any { b := make([]byte, 0, blockBytes+blockBytes/4); return &b }}
 
-// readBlocks reads r to the end in blocks of whole lines with
-// jsonl.Lines's line rules (a line is what ends at '\n' or at the end of
-// the file; a line longer than maxLine+2 bytes with its terminator is
-// skipped without being held) and sends them in order. It stops early when
+// readBlocks reads r to the end in blocks of whole lines (trecio.Reader,
+// with jsonl.Lines's line cap) and sends them in order. It stops early when
 // ctx is done.
-func readBlocks(ctx context.Context, r io.Reader, maxLine int64, out chan<- *rawBlock) error {
-	seq := 0
-	send := func(b *rawBlock) bool {
-		b.seq = seq
-		b.first = seq == 0
-		seq++
-		select {
-		case out <- b:
-			return true
-		case <-ctx.Done():
-			return false
-		}
-	}
-	get := func() []byte { return (*blockPool.Get().(*[]byte))[:0] }
-	data := get()
-	eof := false
-	// readMore reads once into data's spare capacity.
-	readMore := func() error {
-		k, err := r.Read(data[len(data):cap(data)])
-		data = data[:len(data)+k]
-		if err == io.EOF {
-			eof = true
-			return nil
-		}
-		return err
-	}
+func readBlocks(ctx context.Context, r io.Reader, maxLine int64, out chan<- *trecio.Block) error {
+	rd := trecio.NewReader(r, blockBytes, maxLine)
 	for {
-		// Fill the buffer to a block (or the end of the file).
-		for !eof && len(data) < blockBytes {
-			if len(data) == cap(data) {
-				data = slices.Grow(data, len(data))
-			}
-			if err := readMore(); err != nil {
-				return err
-			}
-		}
-		if eof {
-			if len(data) > 0 && !send(&rawBlock{data: data}) {
-				return ctx.Err()
-			}
+		b, err := rd.Next((*blockPool.Get().(*[]byte))[:0])
+		if err == io.EOF {
 			return nil
 		}
-		cut := bytes.LastIndexByte(data, '\n')
-		if cut < 0 {
-			// One line longer than the buffer: read on while it may still
-			// be a valid line, else skip it.
-			if int64(len(data)) <= maxLine+2 {
-				data = slices.Grow(data, len(data))
-				if len(data) >= blockBytes {
-					// force one more read on the next loop turn
-					if err := readMore(); err != nil {
-						return err
-					}
-				}
-				continue
-			}
-			size := int64(len(data))
-			var rest []byte
-			for {
-				data = data[:cap(data)]
-				k, err := r.Read(data)
-				data = data[:k]
-				if i := bytes.IndexByte(data, '\n'); i >= 0 {
-					size += int64(i + 1)
-					rest = data[i+1:]
-					break
-				}
-				size += int64(k)
-				if err == io.EOF {
-					eof = true
-					break
-				} else if err != nil {
-					return err
-				}
-			}
-			if !send(&rawBlock{long: size}) {
-				return ctx.Err()
-			}
-			next := get()
-			data = append(next, rest...)
-			continue
+		if err != nil {
+			return err
 		}
-		next := get()
-		next = append(next, data[cut+1:]...)
-		if !send(&rawBlock{data: data[:cut+1]}) {
+		select {
+		case out <- &b:
+		case <-ctx.Done():
 			return ctx.Err()
 		}
-		data = next
 	}
 }
 
@@ -400,7 +281,7 @@ func streamRunFile(ctx context.Context, name string, maxLine int64, sc *scorer, 
 	defer cancel()
 
 	workers := max(1, runtime.GOMAXPROCS(0))
-	blocks := make(chan *rawBlock, workers)
+	blocks := make(chan *trecio.Block, workers)
 	parsed := make(chan *parsedBlock, workers)
 	// What scoreRetrieval computes for a TREC unit (answerable, single-hop,
 	// no as_of / holder), bound once.
@@ -423,8 +304,8 @@ func streamRunFile(ctx context.Context, name string, maxLine int64, sc *scorer, 
 			scr := &trecScratch{seen: make(map[string]struct{}, 1024)}
 			for b := range blocks {
 				pb := parseBlock(b, maxLine, sc, byID, bound, scr)
-				if b.data != nil {
-					d := b.data[:0]
+				if b.Data != nil {
+					d := b.Data[:0]
 					blockPool.Put(&d)
 				}
 				parsed <- pb
@@ -479,8 +360,10 @@ func streamRunFile(ctx context.Context, name string, maxLine int64, sc *scorer, 
 			}
 			delete(pending, next)
 			next++
-			for _, is := range b.issues {
-				fs = append(fs, issueFinding(name, base+is.rel, maxLine, is))
+			for i := range b.issues {
+				is := &b.issues[i]
+				is.Line += int64(base)
+				fs = append(fs, issueFinding(name, is))
 			}
 			base += b.lines
 			if tag == "" {
@@ -539,21 +422,18 @@ func streamRunFile(ctx context.Context, name string, maxLine int64, sc *scorer, 
 	return rs, info, fs, nil
 }
 
-// issueFinding formats a block's issue at line n with the messages of
-// jsonl.Lines and dataset.ParseRun.
-func issueFinding(name string, n int, maxLine int64, is lineIssue) finding.Finding {
-	switch is.kind {
-	case issueTooLongRead:
-		return jsonl.RuleLineTooLong.At(name, n, "", "line %d is longer than %d bytes (≥ %d); skipped", n, maxLine, is.num)
-	case issueTooLong:
-		return jsonl.RuleLineTooLong.At(name, n, "", "line %d is longer than %d bytes (%d); skipped", n, maxLine, is.num)
-	case issueBadUTF8:
-		return jsonl.RuleInvalidUTF8.At(name, n, "", "line %d is not valid UTF-8 (first bad byte at column %d)", n, is.num)
-	case issueFields:
-		return dataset.RuleTRECSyntax.At(name, n, "", "run line %d has %d fields; want 6: qid Q0 docno rank score tag", n, is.num)
+// issueFinding is a line's issue as dataset.Load reports it: a too long or
+// non-UTF-8 line is jsonl.Lines's finding, the rest dataset.ParseRun's /
+// ParseQrels's trec.syntax.
+func issueFinding(name string, is *trecio.Issue) finding.Finding {
+	r := dataset.RuleTRECSyntax
+	switch is.Problem {
+	case trecio.TooLongRead, trecio.TooLong:
+		r = jsonl.RuleLineTooLong
+	case trecio.BadUTF8:
+		r = jsonl.RuleInvalidUTF8
 	}
-	_, msg := dataset.RunScore(is.text, is.qid, n)
-	return dataset.RuleTRECSyntax.At(name, n, "", "%s", msg)
+	return r.At(name, int(is.Line), "", "%s", is.Message())
 }
 
 // hashReader passes reads through, hashing and counting the bytes.
@@ -572,23 +452,15 @@ func (t *hashReader) Read(p []byte) (int, error) {
 	return k, err
 }
 
-var bom = []byte{0xEF, 0xBB, 0xBF}
-
-// parseBlock splits a block into lines with jsonl.Lines's rules (CRLF, a
-// BOM on line 1, blank lines skipped, too long and invalid UTF-8 lines
-// reported and skipped) and parses each with dataset.ParseRun's: '#' lines
-// skipped; 6 whitespace-separated fields (strings.Fields); score a float64;
-// otherwise one trec.syntax issue. The queries wholly inside the block are
-// scored here (the block's bytes are reused once this returns: what is kept
-// is cloned).
-func parseBlock(b *rawBlock, maxLine int64, sc *scorer, byID map[string]int, bound []boundMetric, scr *trecScratch) *parsedBlock {
-	pb := &parsedBlock{seq: b.seq}
-	if b.long > 0 {
-		pb.lines = 1
-		pb.issues = append(pb.issues, lineIssue{rel: 1, kind: issueTooLongRead, num: b.long})
-		return pb
-	}
-	var fields [7][]byte
+// parseBlock splits a block into lines and parses each in trecio's Strict
+// mode (jsonl.Lines's and dataset.ParseRun's rules: CRLF, a BOM on line 1,
+// blank lines skipped, too long and invalid UTF-8 lines reported and
+// skipped; '#' lines skipped; 6 strings.Fields fields; score a finite
+// float64; otherwise one trec.syntax issue). The queries wholly inside the
+// block are scored here (the block's bytes are reused once this returns:
+// what is kept is cloned).
+func parseBlock(b *trecio.Block, maxLine int64, sc *scorer, byID map[string]int, bound []boundMetric, scr *trecScratch) *parsedBlock {
+	pb := &parsedBlock{seq: b.Seq}
 	var cur []retrieved // the current group's lines (scratch)
 	var curQID []byte
 	ngroups := 0
@@ -615,127 +487,39 @@ func parseBlock(b *rawBlock, maxLine int64, sc *scorer, byID map[string]int, bou
 		curQID = nil
 	}
 	cur = scr.lines[:0]
-	data := b.data
-	rel := 0
-	for len(data) > 0 {
-		var line []byte
-		size := 0
-		if i := bytes.IndexByte(data, '\n'); i >= 0 {
-			line, data, size = data[:i], data[i+1:], i+1
-		} else {
-			line, data, size = data, nil, len(data)
+	var rec trecio.Record
+	var is trecio.Issue
+	it := b.Lines(trecio.Strict, maxLine)
+	for {
+		st, ok := it.Next()
+		if !ok {
+			break
 		}
-		rel++
-		if int64(size) > maxLine+2 {
-			pb.issues = append(pb.issues, lineIssue{rel: rel, kind: issueTooLongRead, num: int64(size)})
+		if st == trecio.Bad {
+			pb.issues = append(pb.issues, it.Issue)
 			continue
 		}
-		if k := len(line); k > 0 && line[k-1] == '\r' {
-			line = line[:k-1]
-		}
-		if rel == 1 && b.first {
-			line = bytes.TrimPrefix(line, bom)
-		}
-		if int64(len(line)) > maxLine {
-			pb.issues = append(pb.issues, lineIssue{rel: rel, kind: issueTooLong, num: int64(len(line))})
+		switch trecio.ParseRun(trecio.Strict, it.Line, &rec, &is) {
+		case trecio.Skip:
 			continue
-		}
-		isASCII := ascii(line)
-		if blankLine(line) {
-			continue
-		}
-		if !isASCII && !utf8.Valid(line) {
-			pb.issues = append(pb.issues, lineIssue{rel: rel, kind: issueBadUTF8, num: int64(jsonl.BadUTF8(line) + 1)})
-			continue
-		}
-		f, nf := splitFields(line, isASCII, fields[:0])
-		if nf > 0 && f[0][0] == '#' {
-			continue
-		}
-		if nf != 6 {
-			pb.issues = append(pb.issues, lineIssue{rel: rel, kind: issueFields, num: int64(nf)})
-			continue
-		}
-		s, msg := dataset.RunScore(bstring(f[4]), bstring(f[0]), 0)
-		if msg != "" {
-			pb.issues = append(pb.issues, lineIssue{rel: rel, kind: issueScore, text: string(f[4]), qid: string(f[0])})
+		case trecio.Bad:
+			is.Line, is.Offset = it.Rel, it.Offset
+			pb.issues = append(pb.issues, is)
 			continue
 		}
 		if pb.tag == "" {
-			pb.tag = string(f[5])
+			pb.tag = string(rec.Tag)
 		}
-		if curQID == nil || string(curQID) != string(f[0]) {
+		if curQID == nil || string(curQID) != string(rec.QID) {
 			finish(false)
-			curQID = f[0]
+			curQID = rec.QID
 		}
-		cur = append(cur, retrieved{id: bstring(f[2]), score: s, hasScore: true})
+		cur = append(cur, retrieved{id: bstring(rec.DocNo), score: rec.Score, hasScore: true})
 	}
 	finish(true)
-	pb.lines = rel
+	pb.lines = int(it.Count())
 	scr.lines = cur[:0]
 	return pb
-}
-
-// blankLine is jsonl's blank: only spaces, tabs and CRs.
-func blankLine(b []byte) bool {
-	for _, c := range b {
-		if c != ' ' && c != '\t' && c != '\r' {
-			return false
-		}
-	}
-	return true
-}
-
-func ascii(b []byte) bool {
-	for _, c := range b {
-		if c >= utf8.RuneSelf {
-			return false
-		}
-	}
-	return true
-}
-
-// splitFields is strings.Fields for a line into f (at most cap(f) fields
-// kept; count is the real number of fields), without allocating for an
-// ASCII line.
-func splitFields(line []byte, isASCII bool, f [][]byte) ([][]byte, int) {
-	if isASCII {
-		return splitASCII(line, f)
-	}
-	fstr := strings.Fields(string(line))
-	for _, s := range fstr {
-		if len(f) == cap(f) {
-			break
-		}
-		f = append(f, []byte(s))
-	}
-	return f, len(fstr)
-}
-
-// splitASCII is strings.Fields for an ASCII line, into f: at most cap(f)
-// fields are kept, count is the number of fields (so that a line with too
-// many fields is reported with its real count).
-func splitASCII(line []byte, f [][]byte) ([][]byte, int) {
-	i := 0
-	count := 0
-	for i < len(line) {
-		for i < len(line) && isSpace[line[i]] {
-			i++
-		}
-		if i == len(line) {
-			break
-		}
-		j := i
-		for j < len(line) && !isSpace[line[j]] {
-			j++
-		}
-		count++
-		if len(f) < cap(f) {
-			f = append(f, line[i:j])
-		}
-		i = j
-	}
-	return f, count
 }
 
 // bstring views b as a string without copying, for a parse that does not
@@ -783,9 +567,6 @@ func (sc *scorer) scoreTRECQuery(u *unitSpec, docs []retrieved, run string, boun
 	it.Detail.Flags = it.Flags
 	return it
 }
-
-// isSpace marks the ASCII bytes strings.Fields splits on.
-var isSpace = [256]bool{'\t': true, '\n': true, '\v': true, '\f': true, '\r': true, ' ': true}
 
 // canonicalCmp is metrics.Canonicalize's order (trecio.CompareRanked): score
 // descending (NaN last), then id descending byte-wise.
