@@ -1,16 +1,12 @@
 package dataset
 
 import (
-	"errors"
-	"fmt"
 	"io"
-	"math"
-	"strconv"
-	"strings"
 
 	"eval752/app/finding"
 	"eval752/app/formats"
 	"eval752/app/jsonl"
+	"eval752/app/trecio"
 )
 
 // ParseQrels reads a TREC qrels file: `qid iter docno rel` per line,
@@ -18,113 +14,88 @@ import (
 // as trec_eval does; rel must be an integer (negative grades are kept: trec_eval
 // treats them as judged-unjudged). A first line such as seed 003 §10's
 // "qid 0 chunk_id relevance_grade" is a header and skipped. A malformed line
-// is one trec.syntax finding and reading goes on.
+// is one trec.syntax finding and reading goes on. Lines are read by
+// trecio in its Strict mode.
 func ParseQrels(r io.Reader, path string, maxLine int64) (q QrelsFile, lines int, fs finding.List, err error) {
-	return parseQrelsLines(r, path, maxLine, qrelsLayout{
-		comments: true, header: formats.IsQrelsHeader, fields: 4, doc: 2, grade: 3,
-		what: "qrels", shape: "qid iter docno grade", gradeName: "grade", gradeWant: "an integer",
-	})
+	return parseQrelsLines(r, path, maxLine, trecio.QrelsTREC(formats.IsQrelsHeader))
 }
 
-// qrelsLayout is one judgment file's columns: TREC qrels (ParseQrels) or
-// BEIR's TSV (ParseBEIRQrels).
-type qrelsLayout struct {
-	comments           bool                  // lines starting with # are skipped (trec_eval v10)
-	header             func(f []string) bool // a first line that is a header
-	fields, doc, grade int                   // field count, docno and grade columns
-	what, shape        string                // the file's name and line shape in messages
-	gradeName          string                // what the grade column is called
-	gradeWant          string                // what it must be
-}
+// beirQrels is BEIR's TSV layout: a header, then `query-id corpus-id score`.
+var beirQrels = &trecio.Layout{Header: formats.IsBEIRHeader, Fields: 3, Doc: 1, GradeCol: 2,
+	What: "BEIR qrels", Shape: "query-id corpus-id score", GradeName: "score", GradeWant: "an integer grade"}
 
 // parseQrelsLines reads judgments laid out as lay says: the qid is the
 // first column; a malformed line is one trec.syntax finding and reading
 // goes on.
-func parseQrelsLines(r io.Reader, path string, maxLine int64, lay qrelsLayout) (q QrelsFile, lines int, fs finding.List, err error) {
+func parseQrelsLines(r io.Reader, path string, maxLine int64, lay *trecio.Layout) (q QrelsFile, lines int, fs finding.List, err error) {
 	q.Path = path
-	first := true
-	lines, lfs, err := jsonl.Lines(r, path, maxLine, func(n int, line []byte) {
-		f := strings.Fields(string(line))
-		if lay.comments && len(f) > 0 && strings.HasPrefix(f[0], "#") {
-			return
+	var lfs finding.List
+	p := trecio.QrelsParser{Mode: trecio.Strict, Layout: lay}
+	var rec trecio.Record
+	var is trecio.Issue
+	n, err := trecio.Scan(r, trecio.Strict, maxLine, func(ln, off int64, line []byte) {
+		switch p.Parse(line, &rec, &is) {
+		case trecio.OK:
+			q.Judgments = append(q.Judgments, Qrel{Line: int(ln), QID: string(rec.QID), DocNo: string(rec.DocNo), Grade: int(rec.Grade)})
+		case trecio.Bad:
+			is.Line, is.Offset = ln, off
+			fs = append(fs, TRECFinding(path, &is))
 		}
-		if first {
-			first = false
-			if lay.header(f) {
-				return
-			}
-		}
-		if len(f) != lay.fields {
-			fs = append(fs, RuleTRECSyntax.At(path, n, "", "%s line %d has %d fields; want %d: %s", lay.what, n, len(f), lay.fields, lay.shape))
-			return
-		}
-		g, perr := strconv.Atoi(f[lay.grade])
-		if perr != nil {
-			fs = append(fs, RuleTRECSyntax.At(path, n, "", "%s line %d: %s %q is not %s", lay.what, n, lay.gradeName, f[lay.grade], lay.gradeWant))
-			return
-		}
-		q.Judgments = append(q.Judgments, Qrel{Line: n, QID: f[0], DocNo: f[lay.doc], Grade: g})
-	})
-	return q, lines, append(lfs, fs...), err
+	}, func(is *trecio.Issue) { lfs = append(lfs, TRECFinding(path, is)) })
+	return q, int(n), append(lfs, fs...), err
+}
+
+// TRECFinding is the finding of a TREC line's issue: a too long or
+// non-UTF-8 line is jsonl.Lines's (jsonl.line-too-long, jsonl.invalid-utf8),
+// the rest trec.syntax.
+func TRECFinding(path string, is *trecio.Issue) finding.Finding {
+	r := RuleTRECSyntax
+	switch is.Problem {
+	case trecio.TooLongRead, trecio.TooLong:
+		r = jsonl.RuleLineTooLong
+	case trecio.BadUTF8:
+		r = jsonl.RuleInvalidUTF8
+	}
+	return r.At(path, int(is.Line), "", "%s", is.Message())
 }
 
 // ParseRun reads a TREC run file: `qid Q0 docno rank score tag` per line
 // (trec_eval's get_trec_results.c). Lines starting with '#' are skipped
 // (trec_eval v10). rank is kept but need not be an integer (trec_eval
-// ignores it; an unparsable rank is 0); score must be a number.
+// ignores it; an unparsable rank is 0); score must be a number. Lines are
+// read by trecio in its Strict mode.
 func ParseRun(r io.Reader, path string, maxLine int64) (run RunFile, lines int, fs finding.List, err error) {
 	run.Path = path
 	// one copy of each query id and tag, and the document id copied out of
 	// the line, so a kept RunLine does not hold its whole line
 	shared := map[string]string{}
-	intern := func(s string) string {
-		if t, ok := shared[s]; ok {
+	intern := func(b []byte) string {
+		if t, ok := shared[string(b)]; ok {
 			return t
 		}
-		s = strings.Clone(s)
+		s := string(b)
 		shared[s] = s
 		return s
 	}
-	lines, lfs, err := jsonl.Lines(r, path, maxLine, func(n int, line []byte) {
-		f := strings.Fields(string(line))
-		if len(f) > 0 && strings.HasPrefix(f[0], "#") {
+	var lfs finding.List
+	var rec trecio.Record
+	var is trecio.Issue
+	n, err := trecio.Scan(r, trecio.Strict, maxLine, func(ln, off int64, line []byte) {
+		switch trecio.ParseRun(trecio.Strict, line, &rec, &is) {
+		case trecio.Skip:
+			return
+		case trecio.Bad:
+			is.Line, is.Offset = ln, off
+			fs = append(fs, TRECFinding(path, &is))
 			return
 		}
-		if len(f) != 6 {
-			fs = append(fs, RuleTRECSyntax.At(path, n, "", "run line %d has %d fields; want 6: qid Q0 docno rank score tag", n, len(f)))
-			return
-		}
-		s, msg := RunScore(f[4], f[0], n)
-		if msg != "" {
-			fs = append(fs, RuleTRECSyntax.At(path, n, "", "%s", msg))
-			return
-		}
-		rank, _ := strconv.Atoi(f[3])
-		tag := intern(f[5])
+		tag := intern(rec.Tag)
 		if run.Tag == "" {
 			run.Tag = tag
 		}
-		run.Lines = append(run.Lines, RunLine{Line: n, QID: intern(f[0]), DocNo: strings.Clone(f[2]), Rank: rank, Score: s, Tag: tag})
-	})
-	return run, lines, append(lfs, fs...), err
-}
-
-// RunScore reads the score field of run line n (of query qid); msg is the
-// finding's message when the score is not a finite number. Every reader of
-// run files (in memory and streaming) rejects the same scores with it.
-func RunScore(field, qid string, n int) (score float64, msg string) {
-	s, err := strconv.ParseFloat(field, 64)
-	switch {
-	case err != nil && !errors.Is(err, strconv.ErrRange), strings.Contains(field, "_"):
-		// "_": ParseFloat takes Go's digit separators ("1_5" is 15), C's
-		// strtod — trec_eval's atof — stops there and reads 1
-		return 0, fmt.Sprintf("run line %d: score %q is not a number", n, field)
-	case math.IsNaN(s) || math.IsInf(s, 0):
-		// NaN has no place in a ranking; ±Inf (or a number too large for
-		// float64) ties with every other one
-		return 0, fmt.Sprintf("run line %d: score %q is not a finite number, so the ranking of query %q is undefined", n, field, qid)
-	}
-	return s, ""
+		run.Lines = append(run.Lines, RunLine{Line: int(ln), QID: intern(rec.QID), DocNo: string(rec.DocNo), Rank: rec.StrictRank(), Score: rec.Score, Tag: tag})
+	}, func(is *trecio.Issue) { lfs = append(lfs, TRECFinding(path, is)) })
+	return run, int(n), append(lfs, fs...), err
 }
 
 // ParseBEIRQrels reads a BEIR / ir_datasets qrels TSV: a header line
@@ -132,8 +103,5 @@ func RunScore(field, qid string, n int) (score float64, msg string) {
 // or space-separated). The judgments are TREC qrels (iter absent); a
 // malformed line is one trec.syntax finding and reading goes on.
 func ParseBEIRQrels(r io.Reader, path string, maxLine int64) (q QrelsFile, lines int, fs finding.List, err error) {
-	return parseQrelsLines(r, path, maxLine, qrelsLayout{
-		header: formats.IsBEIRHeader, fields: 3, doc: 1, grade: 2,
-		what: "BEIR qrels", shape: "query-id corpus-id score", gradeName: "score", gradeWant: "an integer grade",
-	})
+	return parseQrelsLines(r, path, maxLine, beirQrels)
 }

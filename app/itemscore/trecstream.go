@@ -166,7 +166,7 @@ func readQrelsUnits(ctx context.Context, name string, maxLine int64) ([]*unitSpe
 			return
 		case trecio.Bad:
 			is.Line, is.Offset = ln, off
-			fs = append(fs, issueFinding(name, &is))
+			fs = append(fs, dataset.TRECFinding(name, &is))
 			return
 		}
 		g := int(rec.Grade)
@@ -185,7 +185,7 @@ func readQrelsUnits(ctx context.Context, name string, maxLine int64) ([]*unitSpe
 		doc := string(rec.DocNo)
 		u.trec.docs = append(u.trec.docs, doc)
 		u.trec.grades[doc] = g
-	}, func(is *trecio.Issue) { lfs = append(lfs, issueFinding(name, is)) })
+	}, func(is *trecio.Issue) { lfs = append(lfs, dataset.TRECFinding(name, is)) })
 	if err == nil {
 		_, err = io.Copy(io.Discard, src)
 	}
@@ -363,7 +363,7 @@ func streamRunFile(ctx context.Context, name string, maxLine int64, sc *scorer, 
 			for i := range b.issues {
 				is := &b.issues[i]
 				is.Line += int64(base)
-				fs = append(fs, issueFinding(name, is))
+				fs = append(fs, dataset.TRECFinding(name, is))
 			}
 			base += b.lines
 			if tag == "" {
@@ -420,20 +420,6 @@ func streamRunFile(ctx context.Context, name string, maxLine int64, sc *scorer, 
 		}
 	}
 	return rs, info, fs, nil
-}
-
-// issueFinding is a line's issue as dataset.Load reports it: a too long or
-// non-UTF-8 line is jsonl.Lines's finding, the rest dataset.ParseRun's /
-// ParseQrels's trec.syntax.
-func issueFinding(name string, is *trecio.Issue) finding.Finding {
-	r := dataset.RuleTRECSyntax
-	switch is.Problem {
-	case trecio.TooLongRead, trecio.TooLong:
-		r = jsonl.RuleLineTooLong
-	case trecio.BadUTF8:
-		r = jsonl.RuleInvalidUTF8
-	}
-	return r.At(name, int(is.Line), "", "%s", is.Message())
 }
 
 // hashReader passes reads through, hashing and counting the bytes.
