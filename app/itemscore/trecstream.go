@@ -162,7 +162,7 @@ func readQrelsUnits(ctx context.Context, name string, maxLine int64) ([]*unitSpe
 	lines, err := trecio.Scan(src, trecio.Strict, maxLine, func(ln, off int64, line []byte) {
 		n := int(ln)
 		switch qp.Parse(line, &rec, &is) {
-		case trecio.Skip:
+		case trecio.Skip, trecio.Header:
 			return
 		case trecio.Bad:
 			is.Line, is.Offset = ln, off

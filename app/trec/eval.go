@@ -75,10 +75,12 @@ func (o *Options) defaultNames() {
 // docno, a qrels query missing from the run. File and Line locate it (Line 0
 // when the problem is not one line).
 type InputError struct {
-	File string
-	Line int64
-	QID  string
-	Msg  string
+	File   string
+	Line   int64
+	Offset int64 // byte offset of the line in the file (lines read by trecio)
+	QID    string
+	Msg    string
+	Hint   string // how to fix the line ("" when there is no one fix)
 }
 
 func (e *InputError) Error() string {

@@ -4,13 +4,14 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"fmt"
 	"io"
 	"math"
 	"os"
 	"sync"
 	"sync/atomic"
 	"unsafe"
+
+	"eval752/app/trecio"
 )
 
 // EvaluateFiles reads a qrels file and a run file and evaluates them like
@@ -107,42 +108,38 @@ func bstr(b []byte) string {
 }
 
 // parseQrels reads "qid iter docno rel" lines (rel by atol), skipping blank
-// and '#' lines, and groups them by qid.
+// and '#' lines and a first-line header, and groups them by qid. Lines are
+// read by trecio in its Lenient (trec_eval) mode.
 func parseQrels(data []byte, name string) (*qrelsSet, error) {
 	s := &qrelsSet{}
 	idx := map[string]int{}
-	var lineNo int64
-	first := true
-	for len(data) > 0 {
-		var line []byte
-		line, data = cutLine(data)
-		lineNo++
-		cs := contentStart(line)
-		if cs < 0 {
+	p := trecio.QrelsParser{Mode: trecio.Lenient}
+	var rec trecio.Record
+	var is trecio.Issue
+	b := trecio.Block{Data: data}
+	it := b.Lines(trecio.Lenient, 0)
+	for {
+		if _, more := it.Next(); !more {
+			break
+		}
+		switch p.Parse(it.Line, &rec, &is) {
+		case trecio.Skip:
 			continue
-		}
-		qid, docno, rel, ok := qrelsFields(line[cs:])
-		if first && ok && isHeader(qid, rel) {
-			// seed 003 §10 writes qrels.tsv with a header line
-			// "qid 0 chunk_id relevance_grade"; trec_eval would read a
-			// query "qid" and then abort for want of its results
-			s.header = lineNo
-			first = false
+		case trecio.Header:
+			s.header = it.Rel
 			continue
+		case trecio.Bad:
+			is.Line, is.Offset = it.Rel, it.Offset
+			return nil, inputError(name, &is)
 		}
-		first = false
-		if !ok {
-			return nil, &InputError{File: name, Line: lineNo, Msg: fmt.Sprintf(
-				"malformed qrels line (want 4 fields: qid iter docno rel): %q", clip(line))}
-		}
-		q := bstr(qid)
+		q := bstr(rec.QID)
 		i, seen := idx[q]
 		if !seen {
 			i = len(s.queries)
 			idx[q] = i
 			s.queries = append(s.queries, qrelsQuery{qid: q})
 		}
-		s.queries[i].docs = append(s.queries[i].docs, qrel{docno: bstr(docno), rel: atol(rel), line: lineNo})
+		s.queries[i].docs = append(s.queries[i].docs, qrel{docno: bstr(rec.DocNo), rel: rec.Grade, line: it.Rel})
 	}
 	if len(s.queries) == 0 {
 		return nil, &InputError{File: name, Msg: "the qrels have no judgments"}
@@ -151,74 +148,43 @@ func parseQrels(data []byte, name string) (*qrelsSet, error) {
 	return s, nil
 }
 
-// isHeader reports whether a first qrels line is a column header: the qid
-// column says "qid" and the grade column is not a number.
-func isHeader(qid, rel []byte) bool {
-	return bytes.EqualFold(qid, []byte("qid")) && len(rel) > 0 && !(rel[0] >= '0' && rel[0] <= '9' || rel[0] == '-' || rel[0] == '+')
+// inputError is a trecio issue of file name as an *InputError.
+func inputError(name string, is *trecio.Issue) *InputError {
+	return &InputError{File: name, Line: is.Line, Offset: is.Offset, Msg: is.Message(), Hint: is.Hint()}
 }
 
-// cutLine splits data at its first '\n': the line without the newline, and
-// what follows it (nil after the last line).
-func cutLine(data []byte) (line, rest []byte) {
-	line, rest, _ = bytes.Cut(data, newline)
-	return line, rest
-}
-
-var newline = []byte{'\n'}
-
-// malformedRunLine is the message for a run line with fewer than six fields
-// (trec_eval: "Malformed line").
-func malformedRunLine(line []byte) string {
-	return fmt.Sprintf("malformed run line (want 6 fields: qid iter docno rank score tag): %q", clip(line))
-}
-
-func clip(b []byte) string {
-	if len(b) > 120 {
-		return string(b[:120]) + "..."
-	}
-	return string(b)
-}
-
-// lineError is a malformed run line found by a worker.
-type lineError struct {
-	line int64
-	msg  string
-}
-
-// scanRunLines splits whole run lines, numbered from first, into fields and
+// scanRunLines splits whole run lines, numbered from first (data starting
+// at byte offset off of the file), with trecio in its Lenient mode and
 // calls add for every content line (blank and '#' lines are skipped). It
 // stops at the first malformed line. The streaming workers and the
 // in-memory reader both read lines through it, so they accept and reject
 // exactly the same lines.
-func scanRunLines(data []byte, first int64, add func(qid, docno []byte, sim float64, tag []byte, line int64)) *lineError {
-	lineNo := first - 1
-	for len(data) > 0 {
-		var line []byte
-		line, data = cutLine(data)
-		lineNo++
-		cs := contentStart(line)
-		if cs < 0 {
+func scanRunLines(data []byte, first, off int64, add func(rec *trecio.Record, line int64)) *trecio.Issue {
+	b := trecio.Block{Data: data, Offset: off}
+	it := b.Lines(trecio.Lenient, 0)
+	var rec trecio.Record
+	for {
+		if _, more := it.Next(); !more {
+			return nil
+		}
+		var is trecio.Issue
+		switch trecio.ParseRun(trecio.Lenient, it.Line, &rec, &is) {
+		case trecio.Skip:
 			continue
+		case trecio.Bad:
+			is.Line, is.Offset = first-1+it.Rel, it.Offset
+			return &is
 		}
-		qid, docno, sim, tag, ok := runFields(line[cs:])
-		if !ok {
-			return &lineError{line: lineNo, msg: malformedRunLine(line)}
-		}
-		score, msg := readScore(sim, qid)
-		if msg != "" {
-			return &lineError{line: lineNo, msg: msg}
-		}
-		add(qid, docno, score, tag, lineNo)
+		add(&rec, first-1+it.Rel)
 	}
-	return nil
 }
 
 // parseRunLines parses whole run lines starting at line number first into
 // docs (when keep is true). It validates every line either way.
-func parseRunLines(data []byte, first int64, keep bool, docs []rankedDoc) ([]rankedDoc, *lineError) {
-	le := scanRunLines(data, first, func(_, docno []byte, sim float64, _ []byte, line int64) {
+func parseRunLines(data []byte, first, off int64, keep bool, docs []rankedDoc) ([]rankedDoc, *trecio.Issue) {
+	le := scanRunLines(data, first, off, func(rec *trecio.Record, line int64) {
 		if keep {
-			docs = append(docs, rankedDoc{sim: sim, docno: bstr(docno), line: line})
+			docs = append(docs, rankedDoc{sim: rec.Score, docno: bstr(rec.DocNo), line: line})
 		}
 	})
 	return docs, le
@@ -226,22 +192,29 @@ func parseRunLines(data []byte, first int64, keep bool, docs []rankedDoc) ([]ran
 
 // runTag returns the tag (sixth field) of a content line.
 func runTag(line []byte) string {
-	cs := contentStart(line)
-	if cs < 0 {
+	var rec trecio.Record
+	var is trecio.Issue
+	if trecio.ParseRun(trecio.Lenient, line, &rec, &is) != trecio.OK {
 		return ""
 	}
-	_, _, _, tag, _ := runFields(line[cs:])
-	return string(tag)
+	return string(rec.Tag)
 }
 
 var errUngrouped = errors.New("trec: run is not grouped by query")
 
-// group is a maximal block of consecutive lines with the same qid.
-type group struct {
-	qidx int // qrels query index, -1 for a run-only qid
+// part is a run of whole lines of one query inside one block.
+type part struct {
 	data []byte
 	line int64 // line number of data's first line
+	off  int64 // byte offset of data in the file
 	blk  *block
+}
+
+// group is a maximal run of consecutive lines with the same qid: usually
+// one part, more when it crosses blocks.
+type group struct {
+	qidx  int // qrels query index, -1 for a run-only qid
+	parts []part
 }
 
 // runBlock is the read block size (a variable so tests can force tiny blocks).
@@ -259,23 +232,21 @@ type block struct {
 
 type blockPool struct{ free chan *block }
 
-func (p *blockPool) get(size int) *block {
-	if size == runBlock {
-		select {
-		case b := <-p.free:
-			b.refs.Store(1)
-			return b
-		default:
-		}
+func (p *blockPool) get() *block {
+	select {
+	case b := <-p.free:
+		b.refs.Store(1)
+		return b
+	default:
 	}
-	b := &block{buf: make([]byte, size)}
+	b := &block{buf: make([]byte, 0, runBlock)}
 	b.refs.Store(1)
 	return b
 }
 
 // release drops one reference; the last one returns the block to the pool.
 func (p *blockPool) release(b *block) {
-	if b.refs.Add(-1) == 0 && len(b.buf) == runBlock {
+	if b.refs.Add(-1) == 0 && cap(b.buf) == runBlock {
 		select {
 		case p.free <- b:
 		default:
@@ -283,9 +254,10 @@ func (p *blockPool) release(b *block) {
 	}
 }
 
-// streamRun reads the run in blocks and hands each group of lines to the
-// worker pool. A block is overwritten only after every group cut from it has
-// been evaluated, so docno strings can point into it without copying.
+// streamRun reads the run in blocks of whole lines (trecio.Reader), cuts
+// them into groups of lines with the same qid and hands each group to the
+// worker pool. A block is overwritten only after every group cut from it
+// has been evaluated, so docno strings can point into it without copying.
 func streamRun(ctx context.Context, r io.Reader, e *evaluator) (string, error) {
 	index := e.qs.index()
 	jobs := make(chan group, 16)
@@ -298,7 +270,7 @@ func streamRun(ctx context.Context, r io.Reader, e *evaluator) (string, error) {
 		// groups are evaluated in any order, the error must not be.
 		errLine atomic.Int64
 		errMu   sync.Mutex
-		lineErr *lineError
+		lineErr *trecio.Issue
 	)
 	errLine.Store(math.MaxInt64)
 	for w := 0; w < e.workers(); w++ {
@@ -308,95 +280,109 @@ func streamRun(ctx context.Context, r io.Reader, e *evaluator) (string, error) {
 			sc := newScratch()
 			var docs []rankedDoc
 			for g := range jobs {
-				if g.line > errLine.Load() {
-					pool.release(g.blk)
+				if g.parts[0].line > errLine.Load() {
+					for _, p := range g.parts {
+						pool.release(p.blk)
+					}
 					continue
 				}
-				var le *lineError
-				docs, le = parseRunLines(g.data, g.line, g.qidx >= 0, docs[:0])
+				var le *trecio.Issue
+				docs = docs[:0]
+				for _, p := range g.parts {
+					if docs, le = parseRunLines(p.data, p.line, p.off, g.qidx >= 0, docs); le != nil {
+						break
+					}
+				}
 				if le != nil {
 					errMu.Lock()
-					if lineErr == nil || le.line < lineErr.line {
+					if lineErr == nil || le.Line < lineErr.Line {
 						lineErr = le
-						errLine.Store(le.line)
+						errLine.Store(le.Line)
 					}
 					errMu.Unlock()
-					pool.release(g.blk)
-					continue
-				}
-				if g.qidx >= 0 {
+				} else if g.qidx >= 0 {
 					e.evalOne(g.qidx, docs, sc)
 				}
-				pool.release(g.blk)
+				for _, p := range g.parts {
+					pool.release(p.blk)
+				}
 			}
 		}()
 	}
 
 	seen := make([]bool, len(e.qs.queries))
-	cur := pool.get(runBlock)
+	rd := trecio.NewReader(r, runBlock, 0)
 	var (
-		buf      = cur.buf
-		filled   int
-		scan     int
-		gStart   = -1
-		gQid     string
-		gLine    int64
-		lineNo   int64
-		eof      bool
-		lcStart  = -1 // last content line in buf
-		lcEnd    int
-		lastLine []byte // last content line once it left buf
-		ioErr    error
+		open      []part // the open group's parts before the current block
+		gQid      string
+		gStart    = -1 // the open group's start in the current block
+		gLine     int64
+		lineNo    int64
+		lastLine  []byte // the last content line
+		ioErr     error
+		ungrouped bool
+		cur       *block
+		bOff      int64
 	)
-	emit := func(data []byte) bool {
+	// emit sends the open group, ending at end of the current block.
+	emit := func(end int) bool {
+		parts := open
+		if gStart >= 0 && end > gStart {
+			cur.refs.Add(1)
+			parts = append(parts, part{data: cur.buf[gStart:end], line: gLine, off: bOff + int64(gStart), blk: cur})
+		}
+		open = nil
 		i, ok := index[gQid]
 		if !ok {
 			i = -1
 		} else if seen[i] {
+			for _, p := range parts {
+				pool.release(p.blk)
+			}
 			return false
 		} else {
 			seen[i] = true
 			e.present[i] = true
 		}
-		cur.refs.Add(1)
-		jobs <- group{qidx: i, data: data, line: gLine, blk: cur}
+		jobs <- group{qidx: i, parts: parts}
 		return true
 	}
-	ungrouped := false
 read:
 	for {
 		if err := ctx.Err(); err != nil {
 			ioErr = err
 			break
 		}
-		if !eof && filled < len(buf) {
-			n, err := io.ReadFull(r, buf[filled:])
-			filled += n
-			if err == io.EOF || err == io.ErrUnexpectedEOF {
-				eof = true
-			} else if err != nil {
-				ioErr = err
-				break
-			}
+		cur = pool.get()
+		b, err := rd.Next(cur.buf[:0])
+		if err == io.EOF {
+			pool.release(cur)
+			cur = nil
+			break
 		}
-		for scan < filled {
-			var end int
-			if nl := bytes.IndexByte(buf[scan:filled], '\n'); nl >= 0 {
+		if err != nil {
+			pool.release(cur)
+			cur = nil
+			ioErr = err
+			break
+		}
+		cur.buf, bOff = b.Data, b.Offset
+		buf := b.Data
+		lc := -1 // the block's last content line
+		lcEnd := 0
+		for scan := 0; scan < len(buf); {
+			end := len(buf)
+			if nl := bytes.IndexByte(buf[scan:], '\n'); nl >= 0 {
 				end = scan + nl + 1
-			} else if eof {
-				end = filled
-			} else {
-				break
 			}
-			line := buf[scan:end]
 			lineNo++
-			if cs := contentStart(line); cs >= 0 {
-				qid, _ := nextField(line, cs)
-				lcStart, lcEnd = scan, end
-				if gStart < 0 {
+			if qid, ok := trecio.FirstField(buf[scan:end]); ok {
+				lc, lcEnd = scan, end
+				switch {
+				case gStart < 0 && open == nil:
 					gStart, gQid, gLine = scan, string(qid), lineNo
-				} else if string(qid) != gQid {
-					if !emit(buf[gStart:scan]) {
+				case string(qid) != gQid:
+					if !emit(scan) {
 						ungrouped = true
 						break read
 					}
@@ -404,47 +390,41 @@ read:
 						break read
 					}
 					gStart, gQid, gLine = scan, string(qid), lineNo
+				case gStart < 0:
+					// the open group goes on in this block
+					gStart, gLine = scan, lineNo
 				}
 			}
 			scan = end
 		}
-		if eof && scan >= filled {
-			if gStart >= 0 && !emit(buf[gStart:filled]) {
-				ungrouped = true
-			}
-			break
+		if lc >= 0 {
+			lastLine = append(lastLine[:0], buf[lc:lcEnd]...)
 		}
-		// Move the open group (or the partial last line) to a new block.
-		keep := scan
+		// the open group continues in the next block
 		if gStart >= 0 {
-			keep = gStart
+			cur.refs.Add(1)
+			open = append(open, part{data: buf[gStart:], line: gLine, off: bOff + int64(gStart), blk: cur})
+			gStart = -1
 		}
-		if lcStart >= 0 && lcStart < keep {
-			lastLine = append(lastLine[:0], buf[lcStart:lcEnd]...)
-			lcStart = -1
-		}
-		rem := filled - keep
-		size := runBlock
-		for size < 2*rem {
-			size *= 2
-		}
-		nb := pool.get(size)
-		copy(nb.buf, buf[keep:filled])
 		pool.release(cur)
-		cur = nb
-		buf, filled, scan = nb.buf, rem, scan-keep
-		if gStart >= 0 {
-			gStart -= keep
+		cur = nil
+	}
+	if cur != nil {
+		pool.release(cur)
+		cur = nil
+	}
+	if !ungrouped && ioErr == nil && open != nil && errLine.Load() == math.MaxInt64 {
+		if !emit(0) {
+			ungrouped = true
 		}
-		if lcStart >= 0 {
-			lcStart -= keep
-			lcEnd -= keep
-		}
+	}
+	for _, p := range open {
+		pool.release(p.blk)
 	}
 	close(jobs)
 	wg.Wait()
 	if lineErr != nil {
-		return "", &InputError{File: e.opt.RunName, Line: lineErr.line, Msg: lineErr.msg}
+		return "", inputError(e.opt.RunName, lineErr)
 	}
 	if ioErr != nil {
 		return "", ioErr
@@ -452,10 +432,6 @@ read:
 	if ungrouped {
 		return "", errUngrouped
 	}
-	if lcStart >= 0 {
-		lastLine = buf[lcStart:lcEnd]
-	}
-	pool.release(cur)
 	if lastLine == nil {
 		return "", &InputError{File: e.opt.RunName, Msg: "the run has no result lines"}
 	}
@@ -469,14 +445,14 @@ func bufferedRun(data []byte, e *evaluator) (string, error) {
 	docs := make([][]rankedDoc, len(e.qs.queries))
 	var lastTag []byte
 	seen := false
-	le := scanRunLines(data, 1, func(qid, docno []byte, sim float64, tag []byte, line int64) {
-		lastTag, seen = tag, true
-		if i, ok := index[string(qid)]; ok {
-			docs[i] = append(docs[i], rankedDoc{sim: sim, docno: bstr(docno), line: line})
+	le := scanRunLines(data, 1, 0, func(rec *trecio.Record, line int64) {
+		lastTag, seen = rec.Tag, true
+		if i, ok := index[string(rec.QID)]; ok {
+			docs[i] = append(docs[i], rankedDoc{sim: rec.Score, docno: bstr(rec.DocNo), line: line})
 		}
 	})
 	if le != nil {
-		return "", &InputError{File: e.opt.RunName, Line: le.line, Msg: le.msg}
+		return "", inputError(e.opt.RunName, le)
 	}
 	if !seen {
 		return "", &InputError{File: e.opt.RunName, Msg: "the run has no result lines"}

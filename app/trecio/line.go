@@ -37,9 +37,10 @@ func (r *Record) StrictRank() int {
 type Status uint8
 
 const (
-	OK   Status = iota // a record
-	Skip               // a blank, comment or header line
-	Bad                // an Issue
+	OK     Status = iota // a record
+	Skip                 // a blank or comment line
+	Bad                  // an Issue
+	Header               // a qrels file's header line (skipped)
 )
 
 // Problem is what is wrong with a line.
@@ -304,7 +305,7 @@ func (p *QrelsParser) Parse(line []byte, rec *Record, is *Issue) Status {
 			// seed 003 §10 writes qrels.tsv with a header line
 			// "qid 0 chunk_id relevance_grade"; trec_eval would read a
 			// query "qid" and then abort for want of its results
-			return Skip
+			return Header
 		}
 		*rec = Record{QID: f[0], DocNo: f[2], Grade: Atol(f[3])}
 		return OK
@@ -322,7 +323,7 @@ func (p *QrelsParser) Parse(line []byte, rec *Record, is *Issue) Status {
 				hdr[i] = string(f[i])
 			}
 			if lay.Header(hdr) {
-				return Skip
+				return Header
 			}
 		}
 	}
