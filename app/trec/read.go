@@ -159,32 +159,33 @@ func inputError(name string, is *trecio.Issue) *InputError {
 // stops at the first malformed line. The streaming workers and the
 // in-memory reader both read lines through it, so they accept and reject
 // exactly the same lines.
-func scanRunLines(data []byte, first, off int64, add func(rec *trecio.Record, line int64)) *trecio.Issue {
+func scanRunLines(data []byte, first, off int64, add func(qid, docno []byte, sim float64, tag []byte, line int64)) *trecio.Issue {
 	b := trecio.Block{Data: data, Offset: off}
 	it := b.Lines(trecio.Lenient, 0)
 	var rec trecio.Record
+	var is trecio.Issue
 	for {
 		if _, more := it.Next(); !more {
 			return nil
 		}
-		var is trecio.Issue
 		switch trecio.ParseRun(trecio.Lenient, it.Line, &rec, &is) {
 		case trecio.Skip:
 			continue
 		case trecio.Bad:
 			is.Line, is.Offset = first-1+it.Rel, it.Offset
-			return &is
+			bad := is
+			return &bad
 		}
-		add(&rec, first-1+it.Rel)
+		add(rec.QID, rec.DocNo, rec.Score, rec.Tag, first-1+it.Rel)
 	}
 }
 
 // parseRunLines parses whole run lines starting at line number first into
 // docs (when keep is true). It validates every line either way.
 func parseRunLines(data []byte, first, off int64, keep bool, docs []rankedDoc) ([]rankedDoc, *trecio.Issue) {
-	le := scanRunLines(data, first, off, func(rec *trecio.Record, line int64) {
+	le := scanRunLines(data, first, off, func(_, docno []byte, sim float64, _ []byte, line int64) {
 		if keep {
-			docs = append(docs, rankedDoc{sim: rec.Score, docno: bstr(rec.DocNo), line: line})
+			docs = append(docs, rankedDoc{sim: sim, docno: bstr(docno), line: line})
 		}
 	})
 	return docs, le
@@ -445,10 +446,10 @@ func bufferedRun(data []byte, e *evaluator) (string, error) {
 	docs := make([][]rankedDoc, len(e.qs.queries))
 	var lastTag []byte
 	seen := false
-	le := scanRunLines(data, 1, 0, func(rec *trecio.Record, line int64) {
-		lastTag, seen = rec.Tag, true
-		if i, ok := index[string(rec.QID)]; ok {
-			docs[i] = append(docs[i], rankedDoc{sim: rec.Score, docno: bstr(rec.DocNo), line: line})
+	le := scanRunLines(data, 1, 0, func(qid, docno []byte, sim float64, tag []byte, line int64) {
+		lastTag, seen = tag, true
+		if i, ok := index[string(qid)]; ok {
+			docs[i] = append(docs[i], rankedDoc{sim: sim, docno: bstr(docno), line: line})
 		}
 	})
 	if le != nil {
