@@ -126,14 +126,6 @@ func (is *Issue) Hint() string {
 	return ""
 }
 
-// Error is an Issue named by its file: a located error.
-type Error struct {
-	File string
-	Issue
-}
-
-func (e *Error) Error() string { return fmt.Sprintf("%s:%d: %s", e.File, e.Line, e.Message()) }
-
 // Layout is the columns of a judgment file read in Strict mode: TREC qrels
 // or BEIR's TSV. The qid is always the first column.
 type Layout struct {
