@@ -274,3 +274,35 @@ func TestStreamProgress(t *testing.T) {
 		}
 	}
 }
+
+// The panic net holds on the streaming path: a panic while reading the
+// qrels (on the caller's goroutine) or a run (on the reader goroutine of
+// the stream) is one internal.error finding naming that file.
+func TestPanicNetStreamedTREC(t *testing.T) {
+	dir := t.TempDir()
+	paths := writeRandomTREC(t, dir, 3, 20, 30)
+	for _, target := range []string{paths[0], paths[2]} {
+		old := dataset.TestHookRead
+		dataset.TestHookRead = func(name string) {
+			if name == target {
+				panic("injected for the test")
+			}
+		}
+		in := fileInputs(t, paths...)
+		_, verr := Validate(context.Background(), in, DefaultOptions(), nil)
+		res, eerr := Evaluate(context.Background(), in, DefaultOptions(), nil)
+		dataset.TestHookRead = old
+		for _, err := range []error{verr, eerr} {
+			ie, ok := AsInternal(err)
+			if !ok {
+				t.Fatalf("%s: err = %v, want an *InternalError", target, err)
+			}
+			if f := ie.Finding; f.Code != "internal.error" || f.Path != target || !strings.Contains(f.Message, "injected for the test") {
+				t.Errorf("%s: finding %+v", target, f)
+			}
+		}
+		if res == nil || len(res.Findings) != 1 {
+			t.Errorf("%s: Evaluate's result %+v", target, res)
+		}
+	}
+}

@@ -12,6 +12,7 @@ import (
 	"math"
 	"path"
 	"runtime"
+	"runtime/debug"
 	"slices"
 	"strconv"
 	"strings"
@@ -92,11 +93,22 @@ var ErrNotStreamable = errors.New("itemscore: TREC inputs need the in-memory pat
 // line. Runs are scored one after the other, in the order given.
 //
 // It returns ErrNotStreamable for an ungrouped run or a repeated run name,
-// and an error when a file cannot be read.
-func ScoreTRECFiles(ctx context.Context, files []TRECFile, lim dataset.Limits, opt Options) (*TRECStream, error) {
+// and an error when a file cannot be read. A panic while reading (on any of
+// its goroutines) is re-panicked on the caller's as a *dataset.ReadPanic
+// naming the file, as dataset.Load does, for the engine's panic net.
+func ScoreTRECFiles(ctx context.Context, files []TRECFile, lim dataset.Limits, opt Options) (_ *TRECStream, err error) {
 	if lim == (dataset.Limits{}) {
 		lim = dataset.DefaultLimits()
 	}
+	reading := ""
+	defer func() {
+		if p := recover(); p != nil {
+			if rp, ok := p.(*dataset.ReadPanic); ok {
+				panic(rp)
+			}
+			panic(&dataset.ReadPanic{File: reading, Value: p, Stack: debug.Stack()})
+		}
+	}()
 	qi := -1
 	for i, f := range files {
 		if f.Qrels {
@@ -115,6 +127,10 @@ func ScoreTRECFiles(ctx context.Context, files []TRECFile, lim dataset.Limits, o
 	// The qrels: small next to the run, read whole (as dataset.Load does)
 	// straight into units (as buildUnits makes them).
 	ds := &dataset.Dataset{Has: map[model.Format]bool{model.FormatTRECQrels: true}}
+	reading = files[qi].Name
+	if dataset.TestHookRead != nil {
+		dataset.TestHookRead(reading)
+	}
 	units, byID, info, qfs, qn, qdups, err := readQrelsUnits(ctx, files[qi], lim.MaxLineBytes)
 	if err != nil {
 		return nil, err
@@ -142,6 +158,7 @@ func ScoreTRECFiles(ctx context.Context, files []TRECFile, lim dataset.Limits, o
 		if f.Qrels {
 			continue
 		}
+		reading = f.Name
 		rs, info, rfs, rn, rdups, err := streamRunFile(ctx, f, lim.MaxLineBytes, sc, byID)
 		if err != nil {
 			return nil, err
@@ -454,11 +471,31 @@ func streamRunFile(ctx context.Context, in TRECFile, maxLine int64, sc *scorer, 
 	bound := retrievalMetrics(sc.opt.Cutoffs, false)
 
 	hr := &hashReader{r: ctxRead{ctx, f}, h: sha256.New()}
+	// a panic on a goroutine below stops the pipeline and is re-panicked
+	// on the caller's (ScoreTRECFiles names the file)
+	var (
+		panicMu  sync.Mutex
+		panicked *dataset.ReadPanic
+	)
+	catch := func() {
+		if p := recover(); p != nil {
+			panicMu.Lock()
+			if panicked == nil {
+				panicked = &dataset.ReadPanic{File: name, Value: p, Stack: debug.Stack()}
+			}
+			panicMu.Unlock()
+			cancel()
+		}
+	}
 	var readErr error
 	readDone := make(chan struct{})
 	go func() {
 		defer close(readDone)
 		defer close(blocks)
+		defer catch()
+		if dataset.TestHookRead != nil {
+			dataset.TestHookRead(name)
+		}
 		readErr = readBlocks(ctx, hr, maxLine, blocks)
 	}()
 
@@ -467,6 +504,7 @@ func streamRunFile(ctx context.Context, in TRECFile, maxLine int64, sc *scorer, 
 		pwg.Add(1)
 		go func() {
 			defer pwg.Done()
+			defer catch()
 			scr := &trecScratch{seen: make(map[string]struct{}, 1024)}
 			for b := range blocks {
 				pb := parseBlock(b, name, maxLine, sc, byID, bound, scr)
@@ -568,6 +606,9 @@ func streamRunFile(ctx context.Context, in TRECFile, maxLine int64, sc *scorer, 
 		closeGroup(open)
 	}
 	<-readDone
+	if panicked != nil {
+		panic(panicked)
+	}
 	if ungroup {
 		return nil, info, nil, 0, nil, ErrNotStreamable
 	}
