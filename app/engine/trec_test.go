@@ -24,6 +24,10 @@ import (
 // small case whose findings and counts are written by hand.
 
 func fileInputs(t *testing.T, paths ...string) []dataset.Input {
+	return fileInputsIn(t, false, paths...)
+}
+
+func fileInputsIn(t *testing.T, inFolder bool, paths ...string) []dataset.Input {
 	t.Helper()
 	var in []dataset.Input
 	for _, p := range paths {
@@ -31,7 +35,7 @@ func fileInputs(t *testing.T, paths ...string) []dataset.Input {
 		if err != nil {
 			t.Fatal(err)
 		}
-		in = append(in, dataset.Input{Name: p, R: bytes.NewReader(b), Size: int64(len(b))})
+		in = append(in, dataset.Input{Name: p, R: bytes.NewReader(b), Size: int64(len(b)), InFolder: inFolder})
 	}
 	return in
 }
@@ -41,8 +45,13 @@ func fileInputs(t *testing.T, paths ...string) []dataset.Input {
 // byte for byte (findings, overview, score, compare, many, audit).
 func assertStreamSame(t *testing.T, opt Options, paths ...string) {
 	t.Helper()
+	assertStreamSameIn(t, opt, false, paths...)
+}
+
+func assertStreamSameIn(t *testing.T, opt Options, inFolder bool, paths ...string) {
+	t.Helper()
 	ctx := context.Background()
-	in := fileInputs(t, paths...)
+	in := fileInputsIn(t, inFolder, paths...)
 	if !StreamsTREC(in, opt.Load.Limits) {
 		t.Fatalf("%v: not streamed", paths)
 	}
@@ -178,6 +187,17 @@ func TestStreamValidateRandom(t *testing.T) {
 	assertStreamSame(t, opt, paths...)
 	// one run alone, run before qrels
 	assertStreamSame(t, DefaultOptions(), paths[1], paths[0])
+	// a seed-003 style folder (eval/qrels.tsv, runs/<id>/run.trec), files
+	// given as the folder walk gives them
+	exp := filepath.Join(dir, "exp")
+	for _, d := range []string{"eval", "runs/bm25"} {
+		os.MkdirAll(filepath.Join(exp, d), 0o755)
+	}
+	for src, dst := range map[string]string{paths[0]: "eval/qrels.tsv", paths[1]: "runs/bm25/run.trec"} {
+		b, _ := os.ReadFile(src)
+		os.WriteFile(filepath.Join(exp, dst), b, 0o644)
+	}
+	assertStreamSameIn(t, DefaultOptions(), true, filepath.Join(exp, "eval/qrels.tsv"), filepath.Join(exp, "runs/bm25/run.trec"))
 }
 
 // A hand-checked case: a qrels file judging (1, a) twice with two grades
