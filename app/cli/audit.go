@@ -9,11 +9,8 @@ import (
 	"slices"
 	"strings"
 
-	"eval752/app/audit"
-	"eval752/app/dataset"
 	"eval752/app/engine"
 	"eval752/app/finding"
-	"eval752/app/report"
 )
 
 func init() {
@@ -29,7 +26,7 @@ func runAudit(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	draft := fs.Bool("draft", false, "draft mode (seed 002 validate.py --draft): check only the questions of --category")
 	category := fs.String("category", "", "category of the draft: direct, conditional, cross or refuse (implies --draft)")
 	draftTarget := fs.Int("draft-target", 0, "expected number of questions in the draft (0: do not check the count)")
-	def := audit.DefaultOptions()
+	def := engine.DefaultOptions().Audit
 	threshold := fs.Float64("refusal-threshold", def.RefusalThreshold, "similarity (idf²-weighted n-gram coverage, 0–1) at or above which a refuse question is flagged")
 	bound := fs.Float64("concentration", def.ConcentrationBound, "largest share of citations one document may supply (0–1)")
 	split := fs.String("split", "", "keep only the findings located on a record of this split (questions, documents), and those located on no split-bearing record; the tables still cover every split")
@@ -72,9 +69,9 @@ func runAudit(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	}
 	switch {
 	case *draft && *category == "":
-		return cantRun(stderr, "audit", fmt.Errorf("--draft needs --category, one of %s", strings.Join(audit.Categories, ", ")))
-	case *draft && !knownAuditCategory(*category):
-		return cantRun(stderr, "audit", fmt.Errorf("unknown --category %q: want one of %s", *category, strings.Join(audit.Categories, ", ")))
+		return cantRun(stderr, "audit", fmt.Errorf("--draft needs --category, one of %s", strings.Join(engine.AuditCategories, ", ")))
+	case *draft && !slices.Contains(engine.AuditCategories, *category):
+		return cantRun(stderr, "audit", fmt.Errorf("unknown --category %q: want one of %s", *category, strings.Join(engine.AuditCategories, ", ")))
 	case *draftTarget != 0 && !*draft:
 		return cantRun(stderr, "audit", errors.New("--draft-target counts the questions of a draft: give --category too"))
 	case !(*threshold >= 0 && *threshold <= 1):
@@ -100,51 +97,19 @@ func runAudit(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		return cantRun(stderr, "audit", err)
 	}
 	defer closeAll()
-	eo := engine.DefaultOptions()
+	eo := engine.AuditOptions{Options: engine.DefaultOptions(), Draft: *draft, Category: *category, Split: *split, Select: sel}
 	eo.Load.Limits = limits
 	eo.Audit = opt
-	eo.SkipAudit = *draft // a draft gets audit.Draft's gates, not the whole set's
-	ds, vfs, err := engine.Validate(ctx, inputs, eo, nil)
+	out, err := engine.Audit(ctx, inputs, eo)
 	if err != nil {
 		return cantRun(stderr, "audit", err)
 	}
-
-	var rep *report.Report
-	// seed 002's validate.py checks fields, ids and duplicate questions
-	// too: the audit reports every validation finding of its inputs (as
-	// `validate` does), then its own
-	findings := vfs
-	if *draft {
-		findings = append(findings, audit.Draft(ds, *category, opt)...)
-	} else {
-		var af finding.List
-		rep, af = audit.Audit(ds, opt)
-		findings = append(findings, af...)
-	}
-	findings = findings.Normalize()
-	if findings == nil {
-		findings = finding.List{}
-	}
-	outside := 0
-	if *split != "" {
-		if findings, outside, err = onlySplitFindings(ds, findings, *split); err != nil {
-			return cantRun(stderr, "audit", err)
-		}
-	}
-	findings, dropped := sel.Apply(findings)
-	if rep != nil {
-		if *split != "" {
-			rep.Config = append(rep.Config, report.KV{Key: "split", Value: fmt.Sprintf("%s (findings on records of other splits left out: %d; tables cover every split)", *split, outside)})
-		}
-		if sel.Active() {
-			rep.Config = append(rep.Config, report.KV{Key: "rules", Value: fmt.Sprintf("%s (%d finding(s) left out)", sel.Describe(), dropped)})
-		}
-	}
+	rep, findings, dropped := out.Report, out.Findings, out.Dropped
 	counts := findings.Counts()
 
 	switch {
 	case *asJSON:
-		if err := audit.WriteJSON(stdout, rep, findings); err != nil {
+		if err := engine.WriteAuditJSON(stdout, rep, findings); err != nil {
 			return cantRun(stderr, "audit", err)
 		}
 	case *asCSV && rep != nil:
@@ -160,7 +125,7 @@ func runAudit(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		}
 		summary(stderr, counts, gate.note(sel, dropped))
 	case *asMD:
-		if err := audit.WriteMarkdown(stdout, rep, findings); err != nil {
+		if err := engine.WriteAuditMarkdown(stdout, rep, findings); err != nil {
 			return cantRun(stderr, "audit", err)
 		}
 	default:
@@ -181,64 +146,4 @@ func runAudit(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 
 func summary(w io.Writer, c finding.Counts, tail string) {
 	fmt.Fprintf(w, "%d error(s), %d warning(s), %d info%s\n", c.Error, c.Warning, c.Info, tail)
-}
-
-// onlySplitFindings keeps the findings of `audit --split NAME`: those
-// located on a record that carries a split (eval752 item meta.split, b-2
-// annotation, v2 / seed-003 question, seed-003 document) only when that
-// split is NAME, and every finding located elsewhere (a file, the corpus, a
-// chunk). A cross-split leak is reported on both records' lines, so a leak
-// touching NAME stays. It is an error when no record has the split.
-func onlySplitFindings(ds *dataset.Dataset, fs finding.List, name string) (finding.List, int, error) {
-	at := map[dataset.Loc]string{}
-	var splits []string
-	add := func(l dataset.Loc, split string) {
-		if split == "" {
-			return
-		}
-		at[l] = split
-		if !slices.Contains(splits, split) {
-			splits = append(splits, split)
-		}
-	}
-	for _, r := range ds.Items {
-		if s, ok := r.V.Meta["split"].(string); ok {
-			add(r.Loc, s)
-		}
-	}
-	for _, r := range ds.B2 {
-		add(r.Loc, r.V.Split)
-	}
-	for _, r := range ds.V2 {
-		add(r.Loc, r.V.Split)
-	}
-	for _, r := range ds.RAG {
-		add(r.Loc, r.V.Split)
-	}
-	for _, r := range ds.Documents {
-		add(r.Loc, r.V.Split)
-	}
-	if !slices.Contains(splits, name) {
-		if len(splits) == 0 {
-			return nil, 0, fmt.Errorf("--split %s: no record of the inputs carries a split", name)
-		}
-		return nil, 0, fmt.Errorf("--split %s: no record of that split (splits: %s)", name, strings.Join(splits, ", "))
-	}
-	out := finding.List{}
-	for _, f := range fs {
-		if s, ok := at[dataset.Loc{Path: f.Path, Line: f.Line}]; ok && s != name {
-			continue
-		}
-		out = append(out, f)
-	}
-	return out, len(fs) - len(out), nil
-}
-
-func knownAuditCategory(c string) bool {
-	for _, k := range audit.Categories {
-		if c == k {
-			return true
-		}
-	}
-	return false
 }

@@ -12,7 +12,6 @@ import (
 
 	"eval752/app/engine"
 	"eval752/app/finding"
-	"eval752/app/score"
 )
 
 func init() {
@@ -27,7 +26,7 @@ func init() {
 func runResults(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("results", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	d := score.DefaultOptions()
+	d := engine.DefaultOptions().Score
 	seed := fs.Int64("seed", d.Seed, "seed of the bootstrap resampling")
 	boot := fs.Int("bootstrap", d.Bootstrap, "number of bootstrap resamples over items")
 	runA := fs.String("run-a", "", "run A of the comparison (default: the first run)")

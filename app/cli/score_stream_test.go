@@ -13,10 +13,12 @@ import (
 	"testing"
 
 	"eval752/app/dataset"
+	"eval752/app/engine"
 	"eval752/app/finding"
 	"eval752/app/itemscore"
 	"eval752/app/model"
 	"eval752/app/score"
+	"eval752/app/validate"
 )
 
 // The streaming path of score/compare on plain TREC files
@@ -42,13 +44,55 @@ func loadPath(t *testing.T, paths []string, lim dataset.Limits, runs []string) (
 	if err != nil {
 		t.Fatal(err)
 	}
-	return set, nonNilInputs(ds.Inputs), ds.Findings
+	in := ds.Inputs
+	if in == nil {
+		in = []dataset.InputInfo{}
+	}
+	return set, in, ds.Findings
+}
+
+// memValidate is the validation of paths on the in-memory path: the loader's
+// findings and validate's rules on every loaded record (the rules that read
+// TREC lines are validate's; audit's read none).
+func memValidate(t *testing.T, paths []string) finding.List {
+	t.Helper()
+	inputs, closeAll, err := openInputs(paths, model.FormatUnknown)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer closeAll()
+	ds, err := dataset.Load(context.Background(), inputs, dataset.Options{Limits: dataset.DefaultLimits()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return append(append(finding.List{}, ds.Findings...), validate.Run(ds, validate.DefaultOptions())...).Normalize()
+}
+
+// trecFiles reports whether the engine streams paths (engine.StreamsTREC)
+// and gives them as itemscore.TRECFile readers (the files stay open until
+// the test ends).
+func trecFiles(t *testing.T, paths []string) ([]itemscore.TRECFile, bool) {
+	t.Helper()
+	inputs, closeAll, err := openInputs(paths, model.FormatUnknown)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(closeAll)
+	if !engine.StreamsTREC(inputs, dataset.DefaultLimits()) {
+		return nil, false
+	}
+	var files []itemscore.TRECFile
+	for _, in := range inputs {
+		q := dataset.InputFormat(in, dataset.DefaultLimits()) == model.FormatTRECQrels
+		files = append(files, itemscore.TRECFile{Name: in.Name, R: in.R, Size: in.Size, Qrels: q})
+	}
+	return files, true
 }
 
 // streamPath is the streaming path on the same files.
 func streamPath(t *testing.T, paths []string, lim dataset.Limits, runs []string) (*itemscore.TRECStream, error) {
 	t.Helper()
-	files, ok := trecFiles(paths)
+	files, ok := trecFiles(t, paths)
 	if !ok {
 		t.Fatalf("trecFiles(%v): not recognised as one qrels file and TREC runs", paths)
 	}
@@ -256,7 +300,8 @@ func TestScoreStreamOneLongLine(t *testing.T) {
 
 // An ungrouped run (a qid's lines not contiguous) and two runs with the same
 // tag cannot be streamed: ScoreTRECFiles says so and the CLI falls back to
-// the in-memory path, so the output is the same either way.
+// the in-memory path, so the output is the same either way. A file given
+// twice (which dataset.Load reads once) is not streamed at all.
 func TestScoreStreamFallback(t *testing.T) {
 	dir := t.TempDir()
 	qrels := filepath.Join(dir, "qrels")
@@ -265,8 +310,16 @@ func TestScoreStreamFallback(t *testing.T) {
 	os.WriteFile(ungrouped, []byte("1 Q0 a 1 0.5 t\n2 Q0 c 1 0.9 t\n1 Q0 b 2 0.4 t\n"), 0o644)
 	grouped := filepath.Join(dir, "grouped")
 	os.WriteFile(grouped, []byte("1 Q0 a 1 0.5 t\n1 Q0 b 2 0.4 t\n2 Q0 d 1 0.9 t\n"), 0o644)
-	for _, paths := range [][]string{{qrels, ungrouped}, {qrels, grouped, grouped}} {
-		if _, err := streamPath(t, paths, dataset.DefaultLimits(), nil); !errors.Is(err, itemscore.ErrNotStreamable) {
+	os.Mkdir(filepath.Join(dir, "b"), 0o755)
+	sameTag := filepath.Join(dir, "b", "grouped")
+	os.WriteFile(sameTag, []byte("1 Q0 b 1 0.5 t\n2 Q0 c 2 0.4 t\n"), 0o644)
+	if _, ok := trecFiles(t, []string{qrels, grouped, grouped}); ok {
+		t.Error("a file given twice is streamed")
+	}
+	for _, paths := range [][]string{{qrels, ungrouped}, {qrels, grouped, sameTag}, {qrels, grouped, grouped}} {
+		if paths[1] == paths[len(paths)-1] {
+			// given twice: not streamed (checked above)
+		} else if _, err := streamPath(t, paths, dataset.DefaultLimits(), nil); !errors.Is(err, itemscore.ErrNotStreamable) {
 			t.Errorf("%v: err = %v, want ErrNotStreamable", paths, err)
 		}
 		set, in, _ := loadPath(t, paths, dataset.DefaultLimits(), nil)
@@ -284,16 +337,17 @@ func TestScoreCLIStreamsTREC(t *testing.T) {
 	dir := t.TempDir()
 	qrels, runs := randomTREC(t, dir, 2, 40, 50)
 	paths := append([]string{qrels}, runs...)
-	if _, ok := trecFiles(paths); !ok {
+	if _, ok := trecFiles(t, paths); !ok {
 		t.Fatal("TREC inputs not detected")
 	}
-	if _, ok := trecFiles(append(paths, scoreFiles[0])); ok {
+	if _, ok := trecFiles(t, append(paths, scoreFiles[0])); ok {
 		t.Fatal("a non-TREC input must use the in-memory path")
 	}
-	if _, ok := trecFiles(runs); ok {
+	if _, ok := trecFiles(t, runs); ok {
 		t.Fatal("runs without qrels must use the in-memory path")
 	}
-	set, in, fs := loadPath(t, paths, dataset.DefaultLimits(), nil)
+	set, in, _ := loadPath(t, paths, dataset.DefaultLimits(), nil)
+	fs := memValidate(t, paths)
 	code, out, errs := runCLI(t, append([]string{"score", "--json"}, paths...)...)
 	if code != ExitOK {
 		t.Fatalf("exit %d: %s", code, errs)

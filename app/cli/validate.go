@@ -63,7 +63,8 @@ func runValidate(ctx context.Context, args []string, stdout, stderr io.Writer) i
 		return cantRun(stderr, "validate", err)
 	}
 	defer closeAll()
-	ds, findings, err := engine.Validate(ctx, inputs, opt, nil)
+	opt.SoftMemLimit = true
+	v, err := engine.Validate(ctx, inputs, opt, nil)
 	if ie, ok := engine.AsInternal(err); ok {
 		// the panic net's finding is validate's output, in its format
 		fl := finding.List{ie.Finding}
@@ -83,18 +84,20 @@ func runValidate(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	if err != nil {
 		return cantRun(stderr, "validate", err)
 	}
+	defer v.Release()
+	findings := v.Findings
 	if findings == nil {
 		findings = finding.List{}
 	}
 	findings, dropped := sel.Apply(findings)
 	counts := findings.Counts()
 	if *asJSON {
-		if err := engine.WriteValidateJSON(stdout, ds.Inputs, findings); err != nil {
+		if err := engine.WriteValidateJSON(stdout, v.Inputs, findings); err != nil {
 			return cantRun(stderr, "validate", err)
 		}
 	} else {
 		writeFindings(stdout, findings)
-		fmt.Fprintf(stdout, "%d error(s), %d warning(s), %d info in %d file(s)%s\n", counts.Error, counts.Warning, counts.Info, len(ds.Inputs), gate.note(sel, dropped))
+		fmt.Fprintf(stdout, "%d error(s), %d warning(s), %d info in %d file(s)%s\n", counts.Error, counts.Warning, counts.Info, len(v.Inputs), gate.note(sel, dropped))
 		for _, pc := range findings.PerCode() {
 			fmt.Fprintf(stdout, "  %-40s %-7s %d\n", pc.Code, pc.Severity, pc.Count)
 		}

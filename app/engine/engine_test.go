@@ -73,10 +73,11 @@ func TestEvaluateDeterministic(t *testing.T) {
 // Validate's, and the mixed-bad bundle has errors.
 func TestEvaluateMatchesValidate(t *testing.T) {
 	ctx := context.Background()
-	_, want, err := Validate(ctx, demoInput(t, true), DefaultOptions(), nil)
+	v, err := Validate(ctx, demoInput(t, true), DefaultOptions(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
+	want := v.Findings
 	res, err := Evaluate(ctx, demoInput(t, true), DefaultOptions(), nil)
 	if err != nil {
 		t.Fatal(err)

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	"eval752/app/audit"
@@ -27,6 +28,14 @@ type Options struct {
 	// SkipAudit also leaves seed 002's set gates out of Validate, for a
 	// draft checked one category at a time).
 	SkipScore, SkipAudit bool
+	// SoftMemLimit gives the streaming path of plain TREC inputs a soft
+	// memory limit (runtime/debug.SetMemoryLimit, see streamMemLimit) until
+	// the caller releases the output; the CLI sets it, the page does not.
+	SoftMemLimit bool
+
+	// noStream reads plain TREC inputs with dataset.Load too (the
+	// in-memory path), for the tests that compare the two paths.
+	noStream bool
 }
 
 // DefaultOptions returns the defaults every front end starts from.
@@ -40,28 +49,84 @@ func DefaultOptions() Options {
 	}
 }
 
+// Validation is what Validate found: the inputs as read (format, sha256,
+// lines) and every validation finding, normalized and capped.
+type Validation struct {
+	Inputs   []dataset.InputInfo
+	Findings finding.List
+
+	ds      *dataset.Dataset // the loaded records (no TREC lines when streamed)
+	stream  *streamed        // the streaming path's results, or nil
+	release func()           // undoes the soft memory limit
+}
+
+// Release undoes what the evaluation set for its duration (the soft memory
+// limit of Options.SoftMemLimit). Call it once the output is written.
+func (v *Validation) Release() {
+	if v != nil && v.release != nil {
+		v.release()
+		v.release = nil
+	}
+}
+
 // Validate loads inputs and runs every validation rule (SPEC §3 gates 1–3,
 // seed 002's gates, and the split-isolation gates of seed 003 §3.3, §4.5:
 // audit.SplitIsolation). It is what `eval752 validate` prints and what the page
-// counts. The dataset is returned for callers that go on to score it.
+// counts.
+//
+// Plain TREC inputs — one qrels file and run files — are streamed
+// (itemscore.ScoreTRECFiles, as `trec` and `score` read them): the run
+// lines are never held, and the findings and counts are those of the
+// in-memory path (the TREC rules get the repeated pairs from the stream;
+// every other rule runs on the dataset without the TREC records, which they
+// do not read). An ungrouped run or a repeated run name takes the
+// in-memory path.
 //
 // A panic anywhere inside is recovered: err is then an *InternalError
 // holding the one internal.error finding (the panic net).
-func Validate(ctx context.Context, inputs []dataset.Input, opt Options, progress func(dataset.Progress)) (_ *dataset.Dataset, _ finding.List, err error) {
+func Validate(ctx context.Context, inputs []dataset.Input, opt Options, progress func(dataset.Progress)) (_ *Validation, err error) {
 	defer guard(inputs, &err)
+	return check(ctx, inputs, opt, progress)
+}
+
+func check(ctx context.Context, inputs []dataset.Input, opt Options, progress func(dataset.Progress)) (*Validation, error) {
 	lo := opt.Load
 	if progress != nil {
 		lo.Progress = progress
 	}
-	ds, err := dataset.Load(ctx, inputs, lo)
-	if err != nil {
-		return nil, nil, err
+	v := &Validation{release: func() {}}
+	if files, ok := trecInputs(inputs, lo.Limits); ok && !opt.noStream {
+		if opt.SoftMemLimit {
+			v.release = streamMemLimit(files)
+		}
+		st, err := streamTREC(ctx, files, lo.Limits, opt.Items, progress)
+		switch {
+		case err == nil:
+			v.stream = newStreamed(st)
+			v.ds = v.stream.ds
+		case !errors.Is(err, itemscore.ErrNotStreamable):
+			v.Release()
+			return nil, err
+		default:
+			v.Release()
+		}
 	}
+	if v.ds == nil {
+		ds, err := dataset.Load(ctx, inputs, lo)
+		if err != nil {
+			return nil, err
+		}
+		v.ds = ds
+	}
+	ds := v.ds
 	if progress != nil {
 		progress(dataset.Progress{Stage: "validate"})
 	}
 	all := append(finding.List{}, ds.Findings...)
 	all = append(all, validate.Run(ds, opt.Validate)...)
+	if v.stream != nil {
+		all = append(all, v.stream.dupFindings()...)
+	}
 	if !opt.SkipAudit {
 		all = append(all, audit.Rules(ds, opt.Audit)...)
 		// split isolation (seed 003 §3.3, §4.5) is a validation gate
@@ -70,12 +135,23 @@ func Validate(ctx context.Context, inputs []dataset.Input, opt Options, progress
 	}
 	all = append(all, checkRunMetrics(ds, opt)...)
 	ds.Locate(all)
-	return ds, all.Normalize().Cap(lo.Limits.MaxFindings), nil
+	v.Inputs = ds.Inputs
+	v.Findings = all.Normalize().Cap(lo.Limits.MaxFindings)
+	return v, nil
+}
+
+// set is what the runs of v score: the streamed set, or itemscore.Score on
+// the loaded records.
+func (v *Validation) set(opt itemscore.Options) (*itemscore.Set, error) {
+	if v.stream != nil {
+		return v.stream.st.Set, nil
+	}
+	return itemscore.Score(v.ds, opt)
 }
 
 // Evaluate loads, validates, scores and audits inputs. Progress, when not
 // nil, is called with the current stage; ctx cancels between stages and
-// inside loading.
+// inside loading. Plain TREC inputs are streamed (see Validate).
 //
 // A panic anywhere inside is recovered (the panic net): err is then an
 // *InternalError and res a Result holding only its internal.error finding,
@@ -89,16 +165,18 @@ func Evaluate(ctx context.Context, inputs []dataset.Input, opt Options, progress
 			res = internalResult(inputs, ie)
 		}
 	}()
-	ds, findings, err := Validate(ctx, inputs, opt, progress)
+	v, err := check(ctx, inputs, opt, progress)
 	if err != nil {
 		return nil, err
 	}
+	defer v.Release()
+	ds, findings := v.ds, v.Findings
 	res = &Result{
 		Inputs:   ds.Inputs,
 		Findings: findings,
 		Counts:   findings.Counts(),
 		PerCode:  findings.PerCode(),
-		Overview: Overview(ds),
+		Overview: v.overview(),
 		Name:     DatasetName(ds),
 	}
 	if res.Findings == nil {
@@ -111,7 +189,11 @@ func Evaluate(ctx context.Context, inputs []dataset.Input, opt Options, progress
 		if progress != nil {
 			progress(dataset.Progress{Stage: "score"})
 		}
-		if err := scoreInto(res, ds, opt); err != nil {
+		set, err := v.set(opt.Items)
+		if err != nil {
+			return nil, fmt.Errorf("scoring: %w", err)
+		}
+		if err := scoreInto(res, set, ds.Inputs, opt); err != nil {
 			return nil, err
 		}
 	}
@@ -132,11 +214,7 @@ func Evaluate(ctx context.Context, inputs []dataset.Input, opt Options, progress
 	return res, nil
 }
 
-func scoreInto(res *Result, ds *dataset.Dataset, opt Options) error {
-	set, err := itemscore.Score(ds, opt.Items)
-	if err != nil {
-		return fmt.Errorf("scoring: %w", err)
-	}
+func scoreInto(res *Result, set *itemscore.Set, inputs []dataset.InputInfo, opt Options) error {
 	res.set, res.opt = set, opt
 	for _, r := range set.Runs {
 		res.Runs = append(res.Runs, r.Run)
@@ -148,7 +226,7 @@ func scoreInto(res *Result, ds *dataset.Dataset, opt Options) error {
 		return nil
 	}
 	rep := score.Score(set, opt.Score)
-	rep.Inputs = ds.Inputs
+	rep.Inputs = inputs
 	res.Score = rep
 	a, b := opt.CompareA, opt.CompareB
 	if a == "" && b == "" && len(set.Runs) >= 2 {
@@ -159,7 +237,7 @@ func scoreInto(res *Result, ds *dataset.Dataset, opt Options) error {
 		if err != nil {
 			return fmt.Errorf("comparing %s and %s: %w", a, b, err)
 		}
-		cmp.Inputs = ds.Inputs
+		cmp.Inputs = inputs
 		res.Compare, res.compared = cmp, [2]string{a, b}
 	}
 	if len(set.Runs) >= 3 {
@@ -167,7 +245,7 @@ func scoreInto(res *Result, ds *dataset.Dataset, opt Options) error {
 		if err != nil {
 			return fmt.Errorf("comparing with %s: %w", set.Runs[0].Run, err)
 		}
-		many.Inputs = ds.Inputs
+		many.Inputs = inputs
 		res.Many = many
 	}
 	return nil

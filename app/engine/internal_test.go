@@ -34,8 +34,11 @@ func TestPanicNetNamesTheFile(t *testing.T) {
 	}{
 		{"Evaluate", func() (*Result, error) { return Evaluate(context.Background(), in, DefaultOptions(), nil) }},
 		{"Validate", func() (*Result, error) {
-			_, fs, err := Validate(context.Background(), in, DefaultOptions(), nil)
-			return &Result{Findings: fs}, err
+			v, err := Validate(context.Background(), in, DefaultOptions(), nil)
+			if v == nil {
+				return nil, err
+			}
+			return &Result{Findings: v.Findings}, err
 		}},
 	} {
 		res, err := run.call()

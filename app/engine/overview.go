@@ -13,6 +13,20 @@ import (
 // number of items per set format broken down by split, modality, type /
 // category and difficulty — the reviewer's first look at a bundle.
 func Overview(ds *dataset.Dataset) *report.Report {
+	return overview(ds, qrelsCount(ds), runLineCount(ds))
+}
+
+// overview is Overview of v: a streamed evaluation counts its TREC records
+// from the stream.
+func (v *Validation) overview() *report.Report {
+	if v.stream != nil {
+		q, r := v.stream.records()
+		return overview(v.ds, q, r)
+	}
+	return Overview(v.ds)
+}
+
+func overview(ds *dataset.Dataset, nQrels, nRun int) *report.Report {
 	rep := &report.Report{
 		Kind:   "overview",
 		Title:  "What was loaded",
@@ -98,7 +112,7 @@ func Overview(ds *dataset.Dataset) *report.Report {
 		{model.FormatCorpusManifest, len(ds.Corpus)}, {model.FormatSources, len(ds.Sources)}, {model.FormatClause, len(ds.Clauses)}, {model.FormatVerdict, len(ds.Verdicts)},
 		{model.FormatRAGDocument, len(ds.Documents)}, {model.FormatRAGPage, len(ds.Pages)}, {model.FormatRAGChunk, len(ds.Chunks)},
 		{model.FormatRAGJudgment, len(ds.Judgments)}, {model.FormatRAGPrediction, len(ds.Preds)}, {model.FormatRAGConfig, len(ds.Configs)}, {model.FormatRAGMetrics, len(ds.Metrics)}, {model.FormatRAGErrors, len(ds.Errors)}, {model.FormatRAGGrades, len(ds.Grades)},
-		{model.FormatTRECQrels, qrelsCount(ds)}, {model.FormatTRECRun, runLineCount(ds)},
+		{model.FormatTRECQrels, nQrels}, {model.FormatTRECRun, nRun},
 	} {
 		if fc.n > 0 {
 			other.Rows = append(other.Rows, []report.Cell{{Text: string(fc.f)}, intCell(fc.n)})

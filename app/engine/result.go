@@ -1,7 +1,11 @@
 // Package engine is the one entry point the CLI and the page share: load the
 // inputs, validate them, score the runs, audit the set design, and return one
-// Result. The page's Web Worker calls Evaluate and posts the Result as JSON;
-// `eval752 validate --json` / `score --json` print parts of the same Result.
+// Result. The page's Web Worker and `eval752 results` call Evaluate; every
+// other command that reads inputs is one call too — Validate (`validate`),
+// Score, Compare, CompareMany (`score`, `compare`, `compare --baseline`),
+// Audit (`audit`, `audit --draft`) — and app/cli only parses flags and
+// prints what they return, so the page and the command line agree by
+// construction. Plain TREC inputs are streamed by all of them (Validate).
 package engine
 
 import (

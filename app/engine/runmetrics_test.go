@@ -29,10 +29,11 @@ func TestRunMetricsRecomputed(t *testing.T) {
 		}
 		inputs = append(inputs, dataset.Input{Name: "exp/" + p, R: bytes.NewReader(b), Size: int64(len(b)), InFolder: true})
 	}
-	_, fs, err := Validate(context.Background(), inputs, DefaultOptions(), nil)
+	v, err := Validate(context.Background(), inputs, DefaultOptions(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
+	fs := v.Findings
 	var mism, unch []finding.Finding
 	for _, f := range fs {
 		switch f.Code {

@@ -8,9 +8,9 @@ import (
 	"fmt"
 	"hash"
 	"io"
-	"os"
 	"path"
 	"runtime"
+	"runtime/debug"
 	"slices"
 	"strings"
 	"sync"
@@ -27,10 +27,13 @@ import (
 )
 
 // TRECFile is one plain TREC input of ScoreTRECFiles: a qrels file or a run
-// file, named as the user named it (the name is the finding path, the
-// Unit.Loc path and the report's input path, as with dataset.Load).
+// file, read through R (an *os.File, the page's Blob) from offset 0 to
+// Size, and named as the user named it (Name is the finding path, the
+// Unit.Loc path and the report's input path, as dataset.Input's Name).
 type TRECFile struct {
-	Path  string
+	Name  string
+	R     io.ReaderAt
+	Size  int64
 	Qrels bool
 }
 
@@ -40,6 +43,25 @@ type TRECStream struct {
 	Set      *Set
 	Inputs   []dataset.InputInfo // in the order of the files given
 	Findings finding.List        // normalized, as Dataset.Findings
+	// Records counts, per file (in the order given), the lines that were
+	// read as records: the judgments of the qrels (repeated ones included)
+	// and the run lines, as dataset.Load keeps them (len(Judgments),
+	// len(Lines)).
+	Records []int
+	// Dups are the repeated (query, docno) pairs of each file, in file
+	// order: what validate's trec.run-duplicate-docno and
+	// trec.qrels-duplicate rules report on the loaded records.
+	Dups []TRECDup
+}
+
+// TRECDup is a (query, docno) pair listed again at Line of Path, first at
+// line First. For a qrels file, Grade and FirstGrade are the two grades.
+type TRECDup struct {
+	Path              string
+	Line, First       int
+	QID, DocNo        string
+	Qrels             bool
+	Grade, FirstGrade int
 }
 
 // ErrNotStreamable says the files are valid but cannot be scored in one
@@ -68,11 +90,22 @@ var ErrNotStreamable = errors.New("itemscore: TREC inputs need the in-memory pat
 // line. Runs are scored one after the other, in the order given.
 //
 // It returns ErrNotStreamable for an ungrouped run or a repeated run name,
-// and an error when a file cannot be read.
-func ScoreTRECFiles(ctx context.Context, files []TRECFile, lim dataset.Limits, opt Options) (*TRECStream, error) {
+// and an error when a file cannot be read. A panic while reading (on any of
+// its goroutines) is re-panicked on the caller's as a *dataset.ReadPanic
+// naming the file, as dataset.Load does, for the engine's panic net.
+func ScoreTRECFiles(ctx context.Context, files []TRECFile, lim dataset.Limits, opt Options) (_ *TRECStream, err error) {
 	if lim == (dataset.Limits{}) {
 		lim = dataset.DefaultLimits()
 	}
+	reading := ""
+	defer func() {
+		if p := recover(); p != nil {
+			if rp, ok := p.(*dataset.ReadPanic); ok {
+				panic(rp)
+			}
+			panic(&dataset.ReadPanic{File: reading, Value: p, Stack: debug.Stack()})
+		}
+	}()
 	qi := -1
 	for i, f := range files {
 		if f.Qrels {
@@ -85,18 +118,23 @@ func ScoreTRECFiles(ctx context.Context, files []TRECFile, lim dataset.Limits, o
 	if qi < 0 {
 		return nil, errors.New("itemscore: ScoreTRECFiles needs a qrels file")
 	}
-	out := &TRECStream{Inputs: make([]dataset.InputInfo, len(files))}
+	out := &TRECStream{Inputs: make([]dataset.InputInfo, len(files)), Records: make([]int, len(files))}
 	var fs finding.List
 
 	// The qrels: small next to the run, read whole (as dataset.Load does)
 	// straight into units (as buildUnits makes them).
 	ds := &dataset.Dataset{Has: map[model.Format]bool{model.FormatTRECQrels: true}}
-	units, byID, info, qfs, err := readQrelsUnits(ctx, files[qi].Path, lim.MaxLineBytes)
+	reading = files[qi].Name
+	if dataset.TestHookRead != nil {
+		dataset.TestHookRead(reading)
+	}
+	units, byID, info, qfs, qn, qdups, err := readQrelsUnits(ctx, files[qi], lim.MaxLineBytes)
 	if err != nil {
 		return nil, err
 	}
-	out.Inputs[qi] = info
+	out.Inputs[qi], out.Records[qi] = info, qn
 	fs = append(fs, qfs...)
+	dups := map[int][]TRECDup{qi: qdups}
 
 	opt = opt.normalize()
 	sc := newScorer(ds, opt, units)
@@ -117,12 +155,14 @@ func ScoreTRECFiles(ctx context.Context, files []TRECFile, lim dataset.Limits, o
 		if f.Qrels {
 			continue
 		}
-		rs, info, rfs, err := streamRunFile(ctx, f.Path, lim.MaxLineBytes, sc, byID)
+		reading = f.Name
+		rs, info, rfs, rn, rdups, err := streamRunFile(ctx, f, lim.MaxLineBytes, sc, byID)
 		if err != nil {
 			return nil, err
 		}
-		out.Inputs[i] = info
+		out.Inputs[i], out.Records[i] = info, rn
 		fs = append(fs, rfs...)
+		dups[i] = rdups
 		if slices.Contains(names, rs.Run) {
 			return nil, ErrNotStreamable
 		}
@@ -135,6 +175,9 @@ func ScoreTRECFiles(ctx context.Context, files []TRECFile, lim dataset.Limits, o
 	}
 	sc.finishSet(set, runs, "")
 	out.Set = set
+	for i := range files {
+		out.Dups = append(out.Dups, dups[i]...)
+	}
 	out.Findings = fs.Normalize()
 	return out, nil
 }
@@ -145,14 +188,15 @@ func ScoreTRECFiles(ctx context.Context, files []TRECFile, lim dataset.Limits, o
 // trec.syntax finding) and builds its units as buildUnits does — one per
 // qid, qids in byte order, the location of the qid's first judgment, a
 // docno's last grade winning — without the intermediate list of judgments.
-func readQrelsUnits(ctx context.Context, name string, maxLine int64) ([]*unitSpec, map[string]int, dataset.InputInfo, finding.List, error) {
+func readQrelsUnits(ctx context.Context, in TRECFile, maxLine int64) ([]*unitSpec, map[string]int, dataset.InputInfo, finding.List, int, []TRECDup, error) {
+	name := in.Name
 	info := dataset.InputInfo{Path: name, Format: model.FormatTRECQrels}
-	f, err := os.Open(name)
-	if err != nil {
-		return nil, nil, info, nil, err
-	}
-	defer f.Close()
-	src := &hashReader{r: ctxRead{ctx, f}, h: sha256.New()}
+	src := &hashReader{r: ctxRead{ctx, io.NewSectionReader(in.R, 0, in.Size)}, h: sha256.New()}
+	// the first judgment of each (qid, docno), for the duplicate check
+	type firstJudged struct{ line, grade int }
+	firsts := map[[2]string]firstJudged{}
+	var dups []TRECDup
+	records := 0
 	byQID := map[string]*unitSpec{}
 	var order []string
 	var lfs, fs finding.List
@@ -169,6 +213,7 @@ func readQrelsUnits(ctx context.Context, name string, maxLine int64) ([]*unitSpe
 			fs = append(fs, dataset.TRECFinding(name, &is))
 			return
 		}
+		records++
 		g := int(rec.Grade)
 		u, ok := byQID[string(rec.QID)]
 		if !ok {
@@ -180,17 +225,20 @@ func readQrelsUnits(ctx context.Context, name string, maxLine int64) ([]*unitSpe
 		}
 		if _, dup := u.trec.grades[string(rec.DocNo)]; dup {
 			u.trec.grades[string(rec.DocNo)] = g
+			f := firsts[[2]string{u.ID, string(rec.DocNo)}]
+			dups = append(dups, TRECDup{Path: name, Line: n, First: f.line, QID: u.ID, DocNo: string(rec.DocNo), Qrels: true, Grade: g, FirstGrade: f.grade})
 			return
 		}
 		doc := string(rec.DocNo)
 		u.trec.docs = append(u.trec.docs, doc)
 		u.trec.grades[doc] = g
+		firsts[[2]string{u.ID, doc}] = firstJudged{n, g}
 	}, func(is *trecio.Issue) { lfs = append(lfs, dataset.TRECFinding(name, is)) })
 	if err == nil {
 		_, err = io.Copy(io.Discard, src)
 	}
 	if err != nil {
-		return nil, nil, info, nil, fmt.Errorf("%s: %w", name, err)
+		return nil, nil, info, nil, 0, nil, fmt.Errorf("%s: %w", name, err)
 	}
 	info.Lines, info.Size, info.SHA256 = int(lines), src.n, hex.EncodeToString(src.h.Sum(nil))
 	slices.Sort(order)
@@ -200,7 +248,7 @@ func readQrelsUnits(ctx context.Context, name string, maxLine int64) ([]*unitSpe
 		units[i] = byQID[q]
 		byID[q] = i
 	}
-	return units, byID, info, append(lfs, fs...), nil
+	return units, byID, info, append(lfs, fs...), records, dups, nil
 }
 
 type ctxRead struct {
@@ -222,16 +270,35 @@ func (c ctxRead) Read(p []byte) (int, error) {
 type parsedBlock struct {
 	seq    int
 	lines  int // lines in the block (blank and bad ones included)
+	valid  int // lines read as records
 	groups []qgroup
 	tag    string         // tag of the block's first valid line
 	issues []trecio.Issue // located within the block (Line)
+	dups   []TRECDup      // of the inner groups; lines within the block
 }
 
 type qgroup struct {
 	qid    string
 	docs   []retrieved // boundary groups only
+	lines  []int       // boundary groups only: each doc's line (within its block, then in the file)
 	item   ItemScore   // inner groups of a known qid: the scored query
 	scored bool
+}
+
+// runDups lists the docnos of one query's run lines (docs at lines) that
+// repeat an earlier one, as validate's trec.run-duplicate-docno reports
+// them: each repetition at its line, with the line of the first.
+func runDups(path, qid string, docs []retrieved, lines []int) []TRECDup {
+	first := make(map[string]int, len(docs))
+	var out []TRECDup
+	for i, d := range docs {
+		if f, dup := first[d.id]; dup {
+			out = append(out, TRECDup{Path: path, Line: lines[i], First: f, QID: qid, DocNo: strings.Clone(d.id)})
+			continue
+		}
+		first[d.id] = lines[i]
+	}
+	return out
 }
 
 const blockBytes = 1 << 20 // bytes read and handed to a parse worker at a time
@@ -267,16 +334,13 @@ func readBlocks(ctx context.Context, r io.Reader, maxLine int64, out chan<- *tre
 // the lines of the findings, joins the queries that cross block boundaries
 // and scores them, checks that no qid comes back after its group ended
 // (else ErrNotStreamable) and lists run-only qids in first-seen order.
-func streamRunFile(ctx context.Context, name string, maxLine int64, sc *scorer, byID map[string]int) (*RunScores, dataset.InputInfo, finding.List, error) {
+func streamRunFile(ctx context.Context, in TRECFile, maxLine int64, sc *scorer, byID map[string]int) (*RunScores, dataset.InputInfo, finding.List, int, []TRECDup, error) {
+	name := in.Name
 	info := dataset.InputInfo{Path: name, Format: model.FormatTRECRun}
 	if maxLine <= 0 {
 		maxLine = jsonl.DefaultMaxLine
 	}
-	f, err := os.Open(name)
-	if err != nil {
-		return nil, info, nil, err
-	}
-	defer f.Close()
+	f := io.NewSectionReader(in.R, 0, in.Size)
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 
@@ -288,11 +352,31 @@ func streamRunFile(ctx context.Context, name string, maxLine int64, sc *scorer, 
 	bound := retrievalMetrics(sc.opt.Cutoffs, false)
 
 	hr := &hashReader{r: ctxRead{ctx, f}, h: sha256.New()}
+	// a panic on a goroutine below stops the pipeline and is re-panicked
+	// on the caller's (ScoreTRECFiles names the file)
+	var (
+		panicMu  sync.Mutex
+		panicked *dataset.ReadPanic
+	)
+	catch := func() {
+		if p := recover(); p != nil {
+			panicMu.Lock()
+			if panicked == nil {
+				panicked = &dataset.ReadPanic{File: name, Value: p, Stack: debug.Stack()}
+			}
+			panicMu.Unlock()
+			cancel()
+		}
+	}
 	var readErr error
 	readDone := make(chan struct{})
 	go func() {
 		defer close(readDone)
 		defer close(blocks)
+		defer catch()
+		if dataset.TestHookRead != nil {
+			dataset.TestHookRead(name)
+		}
 		readErr = readBlocks(ctx, hr, maxLine, blocks)
 	}()
 
@@ -301,9 +385,10 @@ func streamRunFile(ctx context.Context, name string, maxLine int64, sc *scorer, 
 		pwg.Add(1)
 		go func() {
 			defer pwg.Done()
+			defer catch()
 			scr := &trecScratch{seen: make(map[string]struct{}, 1024)}
 			for b := range blocks {
-				pb := parseBlock(b, maxLine, sc, byID, bound, scr)
+				pb := parseBlock(b, name, maxLine, sc, byID, bound, scr)
 				if b.Data != nil {
 					d := b.Data[:0]
 					blockPool.Put(&d)
@@ -328,6 +413,8 @@ func streamRunFile(ctx context.Context, name string, maxLine int64, sc *scorer, 
 		tag     string
 		fs      finding.List
 		ungroup bool
+		records int
+		dups    []TRECDup
 	)
 	closeGroup := func(g *qgroup) {
 		if ungroup {
@@ -342,6 +429,9 @@ func streamRunFile(ctx context.Context, name string, maxLine int64, sc *scorer, 
 		ui, ok := byID[g.qid]
 		if !ok {
 			unknown = append(unknown, g.qid)
+			if !g.scored {
+				dups = append(dups, runDups(name, g.qid, g.docs, g.lines)...)
+			}
 			return
 		}
 		matched[ui] = true
@@ -349,6 +439,9 @@ func streamRunFile(ctx context.Context, name string, maxLine int64, sc *scorer, 
 			items[ui] = g.item
 		} else {
 			items[ui] = sc.scoreTRECQuery(sc.units[ui], g.docs, "", bound, scr)
+			if slices.Contains(items[ui].Flags, "duplicate-retrieved") {
+				dups = append(dups, runDups(name, g.qid, g.docs, g.lines)...)
+			}
 		}
 	}
 	for pb := range parsed {
@@ -365,14 +458,24 @@ func streamRunFile(ctx context.Context, name string, maxLine int64, sc *scorer, 
 				is.Line += int64(base)
 				fs = append(fs, dataset.TRECFinding(name, is))
 			}
+			for _, d := range b.dups {
+				d.Line, d.First = base+d.Line, base+d.First
+				dups = append(dups, d)
+			}
+			start := base
 			base += b.lines
+			records += b.valid
 			if tag == "" {
 				tag = b.tag
 			}
 			for i := range b.groups {
 				g := &b.groups[i]
+				for j := range g.lines {
+					g.lines[j] += start
+				}
 				if open != nil && open.qid == g.qid && !g.scored {
 					open.docs = append(open.docs, g.docs...)
+					open.lines = append(open.lines, g.lines...)
 					continue
 				}
 				if open != nil {
@@ -386,14 +489,17 @@ func streamRunFile(ctx context.Context, name string, maxLine int64, sc *scorer, 
 		closeGroup(open)
 	}
 	<-readDone
+	if panicked != nil {
+		panic(panicked)
+	}
 	if ungroup {
-		return nil, info, nil, ErrNotStreamable
+		return nil, info, nil, 0, nil, ErrNotStreamable
 	}
 	if readErr != nil {
-		return nil, info, nil, fmt.Errorf("%s: %w", name, readErr)
+		return nil, info, nil, 0, nil, fmt.Errorf("%s: %w", name, readErr)
 	}
 	if err := ctx.Err(); err != nil {
-		return nil, info, nil, err
+		return nil, info, nil, 0, nil, err
 	}
 	info.Lines, info.Size, info.SHA256 = base, hr.n, hex.EncodeToString(hr.h.Sum(nil))
 	runName := tag
@@ -419,7 +525,7 @@ func streamRunFile(ctx context.Context, name string, maxLine int64, sc *scorer, 
 			items[ui] = ItemScore{OutOfScope: true, Values: map[string]float64{}, Detail: report.RunItem{Run: runName}}
 		}
 	}
-	return rs, info, fs, nil
+	return rs, info, fs, records, dups, nil
 }
 
 // hashReader passes reads through, hashing and counting the bytes.
@@ -445,9 +551,10 @@ func (t *hashReader) Read(p []byte) (int, error) {
 // float64; otherwise one trec.syntax issue). The queries wholly inside the
 // block are scored here (the block's bytes are reused once this returns:
 // what is kept is cloned).
-func parseBlock(b *trecio.Block, maxLine int64, sc *scorer, byID map[string]int, bound []boundMetric, scr *trecScratch) *parsedBlock {
+func parseBlock(b *trecio.Block, name string, maxLine int64, sc *scorer, byID map[string]int, bound []boundMetric, scr *trecScratch) *parsedBlock {
 	pb := &parsedBlock{seq: b.Seq}
 	var cur []retrieved // the current group's lines (scratch)
+	var curLines []int  // and their line numbers within the block
 	var curQID []byte
 	ngroups := 0
 	// finish ends the current group: the first group of the block is kept
@@ -463,16 +570,27 @@ func parseBlock(b *trecio.Block, maxLine int64, sc *scorer, byID map[string]int,
 			for i, d := range cur {
 				g.docs[i] = retrieved{id: strings.Clone(d.id), score: d.score, hasScore: true}
 			}
+			g.lines = slices.Clone(curLines)
 		} else if ui, ok := byID[g.qid]; ok {
 			g.item = sc.scoreTRECQuery(sc.units[ui], cur, "", bound, scr)
 			g.scored = true
+			if slices.Contains(g.item.Flags, "duplicate-retrieved") {
+				pb.dups = append(pb.dups, runDups(name, g.qid, cur, curLines)...)
+			}
+		} else {
+			// a query the qrels do not judge: not scored, but its lines
+			// are checked as validate checks every run line
+			g.scored = true
+			pb.dups = append(pb.dups, runDups(name, g.qid, cur, curLines)...)
 		}
 		pb.groups = append(pb.groups, g)
 		ngroups++
 		cur = cur[:0]
+		curLines = curLines[:0]
 		curQID = nil
 	}
 	cur = scr.lines[:0]
+	curLines = scr.lineNos[:0]
 	var rec trecio.Record
 	var is trecio.Issue
 	it := b.Lines(trecio.Strict, maxLine)
@@ -501,10 +619,13 @@ func parseBlock(b *trecio.Block, maxLine int64, sc *scorer, byID map[string]int,
 			curQID = rec.QID
 		}
 		cur = append(cur, retrieved{id: bstring(rec.DocNo), score: rec.Score, hasScore: true})
+		curLines = append(curLines, int(it.Rel))
+		pb.valid++
 	}
 	finish(true)
 	pb.lines = int(it.Count())
 	scr.lines = cur[:0]
+	scr.lineNos = curLines[:0]
 	return pb
 }
 
@@ -519,9 +640,10 @@ func bstring(b []byte) string {
 
 // trecScratch is a scoring worker's reusable buffers.
 type trecScratch struct {
-	seen  map[string]struct{}
-	cands []metrics.Candidate
-	lines []retrieved
+	seen    map[string]struct{}
+	cands   []metrics.Candidate
+	lines   []retrieved
+	lineNos []int
 }
 
 // scoreTRECQuery is scoreItem + scoreRetrieval for a TREC qrels unit with a

@@ -33,7 +33,7 @@ func (c *checker) checkTREC() {
 		for _, l := range rf.Lines {
 			k := [2]string{l.QID, l.DocNo}
 			if f, dup := first[k]; dup {
-				c.add(ruleTRECRunDup.At(rf.Path, l.Line, "", "docno %q is listed twice for query %q (first at line %d)", l.DocNo, l.QID, f))
+				c.add(TRECRunDuplicate(rf.Path, l.Line, l.DocNo, l.QID, f))
 				continue
 			}
 			first[k] = l.Line
@@ -45,14 +45,28 @@ func (c *checker) checkTREC() {
 		for _, q := range qf.Judgments {
 			k := [2]string{q.QID, q.DocNo}
 			if f, dup := first[k]; dup {
-				if f.grade != q.Grade {
-					c.add(ruleTRECQrelsDup.At(qf.Path, q.Line, "", "docno %q of query %q is judged again with a different grade (%d here, %d at line %d)", q.DocNo, q.QID, q.Grade, f.grade, f.line))
-				} else {
-					c.add(ruleTRECQrelsDup.At(qf.Path, q.Line, "", "docno %q of query %q is judged twice (first at line %d)", q.DocNo, q.QID, f.line))
-				}
+				c.add(TRECQrelsDuplicate(qf.Path, q.Line, q.DocNo, q.QID, q.Grade, f.line, f.grade))
 				continue
 			}
 			first[k] = seen{q.Line, q.Grade}
 		}
 	}
+}
+
+// TRECRunDuplicate is the trec.run-duplicate-docno finding of run line
+// line (path), which lists docno again for qid, first listed at line first.
+// checkTREC and the streaming validation of plain TREC inputs
+// (engine.Validate) report with it.
+func TRECRunDuplicate(path string, line int, docno, qid string, first int) finding.Finding {
+	return ruleTRECRunDup.At(path, line, "", "docno %q is listed twice for query %q (first at line %d)", docno, qid, first)
+}
+
+// TRECQrelsDuplicate is the trec.qrels-duplicate finding of qrels line line
+// (path), which judges (qid, docno) again with grade, first judged at line
+// first with firstGrade.
+func TRECQrelsDuplicate(path string, line int, docno, qid string, grade, first, firstGrade int) finding.Finding {
+	if firstGrade != grade {
+		return ruleTRECQrelsDup.At(path, line, "", "docno %q of query %q is judged again with a different grade (%d here, %d at line %d)", docno, qid, grade, firstGrade, first)
+	}
+	return ruleTRECQrelsDup.At(path, line, "", "docno %q of query %q is judged twice (first at line %d)", docno, qid, first)
 }
