@@ -214,35 +214,38 @@ func TestParallelLinesSameAsSequential(t *testing.T) {
 	}
 }
 
-// TestParallelPanicNamed: a panic while a worker prepares lines reaches the
-// loader's caller as a *ReadPanic naming the file (the panic net turns it
-// into internal.error), and no goroutine is left behind.
+// TestParallelPanicNamed: a panic while a worker prepares lines, or while
+// the loader commits them, reaches the loader's caller as a *ReadPanic
+// naming the file (the panic net turns it into internal.error), and no
+// goroutine is left behind.
 func TestParallelPanicNamed(t *testing.T) {
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(2))
 	data := mixedB2(t, 5000)
-	before := runtime.NumGoroutine()
-	var calls atomic.Int32
-	TestHookPrepare = func(name string) {
-		if calls.Add(1) == 3 {
-			panic("boom")
-		}
-	}
-	defer func() { TestHookPrepare = nil }()
-	func() {
-		defer func() {
-			p := recover()
-			rp, ok := p.(*ReadPanic)
-			if !ok || rp.File != "b2.jsonl" || rp.Value != "boom" {
-				t.Errorf("recovered %#v, want a *ReadPanic of b2.jsonl", p)
+	for _, hook := range []*func(string){&TestHookPrepare, &TestHookCommit} {
+		before := runtime.NumGoroutine()
+		var calls atomic.Int32
+		*hook = func(name string) {
+			if calls.Add(1) == 3 {
+				panic("boom")
 			}
+		}
+		func() {
+			defer func() {
+				p := recover()
+				rp, ok := p.(*ReadPanic)
+				if !ok || rp.File != "b2.jsonl" || rp.Value != "boom" {
+					t.Errorf("recovered %#v, want a *ReadPanic of b2.jsonl", p)
+				}
+			}()
+			Load(context.Background(), []Input{memInput("b2.jsonl", data)}, Options{})
+			t.Error("Load returned")
 		}()
-		Load(context.Background(), []Input{memInput("b2.jsonl", data)}, Options{})
-		t.Error("Load returned")
-	}()
-	for i := 0; i < 100 && runtime.NumGoroutine() > before; i++ {
-		time.Sleep(10 * time.Millisecond)
-	}
-	if n := runtime.NumGoroutine(); n > before {
-		t.Errorf("%d goroutines left (before: %d)", n, before)
+		*hook = nil
+		for i := 0; i < 100 && runtime.NumGoroutine() > before; i++ {
+			time.Sleep(10 * time.Millisecond)
+		}
+		if n := runtime.NumGoroutine(); n > before {
+			t.Errorf("%d goroutines left (before: %d)", n, before)
+		}
 	}
 }

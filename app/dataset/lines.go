@@ -266,6 +266,25 @@ func parallelLines(r io.Reader, name string, maxLine int64, f model.Format, work
 	}()
 
 	var failed *ReadPanic
+	var stopOnce sync.Once
+	halt := func() { stopOnce.Do(func() { close(stop) }) }
+	drain := func() {
+		for b := range ordered {
+			<-b.done
+		}
+		<-readDone
+		wg.Wait()
+	}
+	defer func() {
+		// a panic of commit (on this goroutine): stop the reader and the
+		// workers before the panic net sees it
+		if p := recover(); p != nil {
+			rp := asReadPanic(name, p)
+			halt()
+			drain()
+			panic(rp)
+		}
+	}()
 	for b := range ordered {
 		<-b.done
 		if failed != nil {
@@ -273,8 +292,11 @@ func parallelLines(r io.Reader, name string, maxLine int64, f model.Format, work
 		}
 		if b.panic != nil {
 			failed = b.panic
-			close(stop)
+			halt()
 			continue
+		}
+		if TestHookCommit != nil {
+			TestHookCommit(name)
 		}
 		for i := range b.res {
 			commit(&b.res[i])
@@ -307,8 +329,9 @@ func prepareBatch(b *lineBatch, name string, f model.Format) {
 }
 
 // TestHookPrepare, when set, is called by a worker before it prepares a
-// block of lines of the named file (tests inject a panic through it).
-var TestHookPrepare func(name string)
+// block of lines of the named file, and TestHookCommit by the loader before
+// it commits one (tests inject a panic through them).
+var TestHookPrepare, TestHookCommit func(name string)
 
 func asReadPanic(name string, p any) *ReadPanic {
 	if rp, ok := p.(*ReadPanic); ok {
