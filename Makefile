@@ -8,7 +8,7 @@ WASM_ENV  := GOOS=js GOARCH=wasm
 WASMFLAGS := -trimpath -ldflags='-s -w'
 CORE_PKGS  = $$($(GO) list ./app/... | grep -v '/app/ui')
 
-.PHONY: all build cli wasm demo run test test-short lint bench bench-go bench-trec bench-ajv export clean readme fuzz
+.PHONY: all build cli wasm demo run test test-short lint bench bench-go bench-trec export clean readme fuzz
 
 all: build wasm demo
 
@@ -61,10 +61,6 @@ bench-trec: cli
 	bash scripts/bench-trec.sh
 	bash scripts/bench-score.sh
 
-# validate on a b-2 set beside ajv (needs node + npm): make bench-ajv [B2_SET=dir] [N=100000]
-bench-ajv:
-	bash scripts/bench-ajv.sh $(B2_SET)
-
 # make fuzz: every fuzz target (func Fuzz… in app/) for FUZZTIME each, one
 # after the other; a crasher is written by go test to the package's
 # testdata/fuzz/<Target>/ (commit it: plain `go test` then replays it).
@@ -84,3 +80,9 @@ readme: cli
 clean:
 	rm -rf bin dist
 	find $(WEB) -mindepth 1 ! -name README.md -delete
+
+# validate on a b-2 set beside ajv (needs node + npm; not part of make bench):
+# make bench-ajv [B2_SET=dir] [N=100000]
+.PHONY: bench-ajv
+bench-ajv:
+	bash scripts/bench-ajv.sh $(B2_SET)
