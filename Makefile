@@ -80,3 +80,9 @@ readme: cli
 clean:
 	rm -rf bin dist
 	find $(WEB) -mindepth 1 ! -name README.md -delete
+
+# validate on a b-2 set beside ajv (needs node + npm; not part of make bench):
+# make bench-ajv [B2_SET=dir] [N=100000]
+.PHONY: bench-ajv
+bench-ajv:
+	bash scripts/bench-ajv.sh $(B2_SET)

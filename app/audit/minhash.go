@@ -4,7 +4,10 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"math"
+	"runtime"
 	"sort"
+	"sync"
+	"sync/atomic"
 	"unicode/utf8"
 )
 
@@ -194,11 +197,17 @@ func nearPairs(texts, class []string, shingle int, threshold float64, m *minhash
 	// pairs first, so that an exact pair is reported as exact.
 	byKey := map[string]int{}
 	var groups [][]int
-	for i, t := range texts {
-		if len(bare(t, false)) == 0 {
+	keys := make([]string, len(texts)) // "" for a text without characters
+	parallelFor(len(texts), func(i int) {
+		if len(bare(texts[i], false)) > 0 {
+			keys[i] = exactKey(texts[i])
+		}
+	})
+	for i := range texts {
+		k := keys[i]
+		if k == "" {
 			continue
 		}
-		k := exactKey(t)
 		g, ok := byKey[k]
 		if !ok {
 			g = len(groups)
@@ -264,9 +273,7 @@ func nearPairs(texts, class []string, shingle int, threshold float64, m *minhash
 	// Near pairs between the groups' first records (their texts stand for
 	// the group's).
 	sigs := make([][]uint64, len(groups))
-	for g, idx := range groups {
-		sigs[g] = m.signature(texts[idx[0]], shingle)
-	}
+	parallelFor(len(groups), func(g int) { sigs[g] = m.signature(texts[groups[g][0]], shingle) })
 	sets := map[int]map[string]struct{}{}
 	set := func(g int) map[string]struct{} {
 		if s, ok := sets[g]; ok {
@@ -277,14 +284,13 @@ func nearPairs(texts, class []string, shingle int, threshold float64, m *minhash
 		return s
 	}
 	need := int(math.Ceil((threshold - verifyMargin) * float64(m.k)))
+	// candidate pairs of groups (their signatures agree enough) are found
+	// band by band, bands in parallel (reading sigs only); they are then
+	// verified in band order. The pairs found do not depend on the order
+	// of the checks (a record pair belongs to one pair of groups, whose
+	// Jaccard is exact), so any order gives the same result.
 	verified := map[[2]int]bool{}
 	check := func(gi, gj int) {
-		if gi > gj {
-			gi, gj = gj, gi
-		}
-		if !crossGroups(gi, gj) || !agreeAtLeast(sigs[gi], sigs[gj], need) {
-			return
-		}
 		k := [2]int{gi, gj}
 		if verified[k] {
 			return
@@ -296,7 +302,17 @@ func nearPairs(texts, class []string, shingle int, threshold float64, m *minhash
 		}
 	}
 	bands := m.k / minhashRows
-	for b := 0; b < bands; b++ {
+	cands := make([][][2]int32, bands)
+	bandCapped := make([]int, bands)
+	candidate := func(b, gi, gj int) {
+		if gi > gj {
+			gi, gj = gj, gi
+		}
+		if crossGroups(gi, gj) && agreeAtLeast(sigs[gi], sigs[gj], need) {
+			cands[b] = append(cands[b], [2]int32{int32(gi), int32(gj)})
+		}
+	}
+	parallelFor(bands, func(b int) {
 		buckets := map[[minhashRows]uint64][]int{}
 		for g, s := range sigs {
 			if s == nil {
@@ -310,12 +326,12 @@ func nearPairs(texts, class []string, shingle int, threshold float64, m *minhash
 			if len(gs) <= bucketCap {
 				for a := 0; a < len(gs); a++ {
 					for c := a + 1; c < len(gs); c++ {
-						check(gs[a], gs[c])
+						candidate(b, gs[a], gs[c])
 					}
 				}
 				continue
 			}
-			capped++
+			bandCapped[b]++
 			nb := ((b + 1) % bands) * minhashRows
 			sort.Slice(gs, func(x, y int) bool {
 				sx, sy := sigs[gs[x]][nb:nb+minhashRows], sigs[gs[y]][nb:nb+minhashRows]
@@ -330,11 +346,18 @@ func nearPairs(texts, class []string, shingle int, threshold float64, m *minhash
 				for c, n := a+1, 0; c < len(gs) && n < bucketWindow; c++ {
 					if crossGroups(gs[a], gs[c]) {
 						n++
-						check(gs[a], gs[c])
+						candidate(b, gs[a], gs[c])
 					}
 				}
 			}
 		}
+	})
+	for b := range bands {
+		capped += bandCapped[b]
+		for _, c := range cands[b] {
+			check(int(c[0]), int(c[1]))
+		}
+		cands[b] = nil
 	}
 	sort.Slice(out, func(a, b int) bool {
 		if out[a].I != out[b].I {
@@ -343,6 +366,53 @@ func nearPairs(texts, class []string, shingle int, threshold float64, m *minhash
 		return out[a].J < out[b].J
 	})
 	return out, capped
+}
+
+// parallelFor calls fn(i) for every i in [0, n), on one goroutine per core
+// (each i once; fn must only write what belongs to i). A panic of fn is
+// raised again on the caller's goroutine, where the panic net sees it.
+func parallelFor(n int, fn func(i int)) {
+	workers := min(runtime.GOMAXPROCS(0), n)
+	if workers <= 1 {
+		for i := 0; i < n; i++ {
+			fn(i)
+		}
+		return
+	}
+	chunk := max(1, min(256, n/(8*workers)))
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	var failed any
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			defer func() {
+				if p := recover(); p != nil {
+					mu.Lock()
+					if failed == nil {
+						failed = p
+					}
+					mu.Unlock()
+					next.Store(int64(n)) // the others stop too
+				}
+			}()
+			for {
+				lo := int(next.Add(int64(chunk))) - chunk
+				if lo >= n {
+					return
+				}
+				for i := lo; i < min(lo+chunk, n); i++ {
+					fn(i)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	if failed != nil {
+		panic(failed)
+	}
 }
 
 // agreeAtLeast reports whether signatures a and b agree in at least need

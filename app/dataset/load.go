@@ -481,22 +481,31 @@ func isCompanion(f model.Format) bool {
 	return f == model.FormatManifest || f == model.FormatMeta || f == model.FormatRunConfig
 }
 
-// jsonLines streams a JSONL file of record format f.
+// jsonLines streams a JSONL file of record format f: each line is prepared
+// (decoded, schema-checked, typed; by one worker per core) and committed in
+// line order (see lines.go).
 func (l *loader) jsonLines(name string, r io.Reader, f model.Format, fc fileCtx) (int, error) {
 	records := 0
-	lines, fs, err := jsonl.Lines(r, name, l.opt.Limits.MaxLineBytes, func(n int, line []byte) {
-		decode := jsonl.DecodeRecord
-		if pythonJSON(f) {
-			decode = jsonl.DecodeRecordNonFinite
-		}
-		m, dfs, ok := decode(name, n, line)
-		l.add(dfs...)
-		if !ok {
+	commit := func(p *lineResult) {
+		l.add(p.dfs...)
+		if !p.ok {
 			return
 		}
 		records++
-		l.addRecord(f, Loc{Path: name, Line: n}, m, line, "", fc)
-	})
+		l.commitRecord(f, Loc{Path: name, Line: p.n}, p.m, "", fc, &p.rec)
+	}
+	var lines int
+	var fs finding.List
+	var err error
+	if workers := lineWorkers(); workers > 0 {
+		lines, fs, err = parallelLines(r, name, l.opt.Limits.MaxLineBytes, f, workers, commit)
+	} else {
+		lines, fs, err = jsonl.Lines(r, name, l.opt.Limits.MaxLineBytes, func(n int, line []byte) {
+			p := lineResult{n: n}
+			prepareLine(&p, name, f, line)
+			commit(&p)
+		})
+	}
 	l.add(fs...)
 	if err == nil && records == 0 && len(fs) == 0 && f != model.FormatUnknown {
 		l.add(RuleEmpty.At(name, 0, "", "the file holds no records"))
@@ -700,59 +709,59 @@ func lineCol(b []byte, off int) (line, col int) {
 // line is the record's JSON text (nil: re-encode raw); prefix is the pointer
 // of the record inside its file (array element).
 func (l *loader) addRecord(f model.Format, loc Loc, raw map[string]any, line []byte, prefix string, fc fileCtx) {
-	sfs := formats.Validate(f, raw, loc.Path, loc.Line, prefix)
+	var p prepared
+	prepareRecord(&p, f, loc, raw, line, prefix, true)
+	l.commitRecord(f, loc, raw, prefix, fc, &p)
+}
+
+// commitRecord adds a prepared record (prepareRecord): its schema findings,
+// the record in its slice, and a finding when its typed decode failed.
+func (l *loader) commitRecord(f model.Format, loc Loc, raw map[string]any, prefix string, fc fileCtx, p *prepared) {
+	sfs := p.sfs
 	l.add(sfs...)
-	switch f {
-	case model.FormatInspectLog, model.FormatLMEvalResults, model.FormatLMEvalSamples, model.FormatPromptfoo, model.FormatRanxQrels, model.FormatRanxRun,
-		model.FormatHELMRunSpec, model.FormatHELMScenario, model.FormatHELMState:
-		// read from the generic value (which may hold a Python NaN that
-		// JSON cannot re-encode): no typed decode
+	if peerFormat(f) {
 		l.peerRecord(f, loc, raw)
 		return
 	}
-	if line == nil && f != model.FormatRAGConfig {
-		b, err := json.Marshal(raw)
-		if err != nil {
-			return
-		}
-		line = b
+	if p.skip {
+		return
 	}
 	var derr error
 	switch f {
 	case model.FormatItem:
-		derr = appendRec(&l.ds.Items, loc, raw, line)
+		derr = appendRec(&l.ds.Items, loc, raw, p)
 	case model.FormatResult:
-		derr = appendRec(&l.ds.Results, loc, raw, bareRetrieved(raw, line))
+		derr = appendRec(&l.ds.Results, loc, raw, p)
 	case model.FormatAtom:
-		derr = appendRec(&l.ds.Atoms, loc, raw, line)
+		derr = appendRec(&l.ds.Atoms, loc, raw, p)
 	case model.FormatB2:
-		derr = appendRec(&l.ds.B2, loc, raw, line)
+		derr = appendRec(&l.ds.B2, loc, raw, p)
 	case model.FormatCorpusManifest:
-		derr = appendRec(&l.ds.Corpus, loc, raw, line)
+		derr = appendRec(&l.ds.Corpus, loc, raw, p)
 	case model.FormatSources:
-		derr = appendRec(&l.ds.Sources, loc, raw, line)
+		derr = appendRec(&l.ds.Sources, loc, raw, p)
 	case model.FormatV2Question:
-		derr = appendRec(&l.ds.V2, loc, raw, line)
+		derr = appendRec(&l.ds.V2, loc, raw, p)
 	case model.FormatClause:
-		derr = appendRec(&l.ds.Clauses, loc, raw, line)
+		derr = appendRec(&l.ds.Clauses, loc, raw, p)
 	case model.FormatVerdict:
-		derr = appendRec(&l.ds.Verdicts, loc, raw, line)
+		derr = appendRec(&l.ds.Verdicts, loc, raw, p)
 	case model.FormatRAGQuestion:
-		derr = appendRec(&l.ds.RAG, loc, raw, line)
+		derr = appendRec(&l.ds.RAG, loc, raw, p)
 	case model.FormatRAGDocument:
-		derr = appendRec(&l.ds.Documents, loc, raw, line)
+		derr = appendRec(&l.ds.Documents, loc, raw, p)
 	case model.FormatRAGPage:
-		derr = appendRec(&l.ds.Pages, loc, raw, line)
+		derr = appendRec(&l.ds.Pages, loc, raw, p)
 	case model.FormatRAGChunk:
-		derr = appendRec(&l.ds.Chunks, loc, raw, line)
+		derr = appendRec(&l.ds.Chunks, loc, raw, p)
 	case model.FormatRAGJudgment:
-		derr = appendRec(&l.ds.Judgments, loc, raw, line)
+		derr = appendRec(&l.ds.Judgments, loc, raw, p)
 	case model.FormatRAGErrors:
-		derr = appendRec(&l.ds.Errors, loc, raw, line)
+		derr = appendRec(&l.ds.Errors, loc, raw, p)
 	case model.FormatRAGGrades:
-		derr = appendRec(&l.ds.Grades, loc, raw, line)
+		derr = appendRec(&l.ds.Grades, loc, raw, p)
 	case model.FormatRAGPrediction:
-		derr = appendRec(&l.ds.Preds, loc, raw, line)
+		derr = appendRec(&l.ds.Preds, loc, raw, p)
 		if p := &l.ds.Preds[len(l.ds.Preds)-1]; p.Typed && p.V.RunID == "" {
 			p.V.RunID = runName(loc.Path, fc)
 		}
@@ -763,7 +772,7 @@ func (l *loader) addRecord(f model.Format, loc Loc, raw map[string]any, line []b
 	case model.FormatManifest, model.FormatMeta, model.FormatRunConfig:
 		// bundle companions given as top-level files: checked, kept on a
 		// pseudo-bundle so rules can see them
-		l.companion(f, loc, raw, line)
+		l.companion(f, loc, raw, p.line)
 	}
 	l.compact(f)
 	if derr != nil && len(sfs) == 0 {
@@ -830,25 +839,35 @@ func runName(p string, fc fileCtx) string {
 	return strings.TrimSuffix(base, path.Ext(base))
 }
 
-// appendRec decodes line into a T with encoding/json (the typed view; it
-// keeps the last of duplicate keys, as the generic decoder does) and appends
-// the record; Typed is false when that fails.
-func appendRec[T any](dst *[]Rec[T], loc Loc, raw map[string]any, line []byte) error {
-	r := Rec[T]{Loc: loc, Raw: raw}
-	err := json.Unmarshal(line, &r.V)
+// decodeRec decodes line into a T with encoding/json (the typed view; it
+// keeps the last of duplicate keys, as the generic decoder does); the error
+// says why it failed (the T then holds what was decoded before).
+func decodeRec[T any](raw map[string]any, line []byte) (*T, error) {
+	v := new(T)
+	err := json.Unmarshal(line, v)
 	var te *json.UnmarshalTypeError
 	if errors.As(err, &te) && strings.HasPrefix(te.Value, "number") {
 		// An integer written as 10.0 or 1e2 is an integer for JSON Schema
 		// (and Python writers produce it): decode it as one, rather than
 		// drop the record. A fraction still fails.
-		var r2 Rec[T]
-		if b, ok := integralNumbers(raw); ok && json.Unmarshal(b, &r2.V) == nil {
-			r.V, err = r2.V, nil
+		v2 := new(T)
+		if b, ok := integralNumbers(raw); ok && json.Unmarshal(b, v2) == nil {
+			v, err = v2, nil
 		}
 	}
-	r.Typed = err == nil
+	return v, err
+}
+
+// appendRec appends a prepared record; Typed is false when its typed decode
+// failed.
+func appendRec[T any](dst *[]Rec[T], loc Loc, raw map[string]any, p *prepared) error {
+	r := Rec[T]{Loc: loc, Raw: raw}
+	if v, ok := p.typed.(*T); ok {
+		r.V = *v
+	}
+	r.Typed = p.derr == nil
 	*dst = append(*dst, r)
-	return err
+	return p.derr
 }
 
 // integralNumbers returns raw as JSON with every number that has a zero
