@@ -27,7 +27,20 @@ type Options struct {
 	// SkipAudit also leaves seed 002's set gates out of Validate, for a
 	// draft checked one category at a time).
 	SkipScore, SkipAudit bool
+	// Piece, when not nil, is called by Evaluate as parts of the result
+	// become final, so a front end can show them before the rest is
+	// computed (the page's worker posts each at once): PieceValidated
+	// (Inputs, Findings, Counts, PerCode, Overview, Name are set) and
+	// PieceScored (Score, Compare, Many, Runs too). The audit's part is
+	// the returned Result. res must not be changed by the callee.
+	Piece func(piece string, res *Result)
 }
+
+// The pieces Options.Piece is called with, in this order.
+const (
+	PieceValidated = "validated"
+	PieceScored    = "scored"
+)
 
 // DefaultOptions returns the defaults every front end starts from.
 func DefaultOptions() Options {
@@ -57,18 +70,26 @@ func Validate(ctx context.Context, inputs []dataset.Input, opt Options, progress
 	if err != nil {
 		return nil, nil, err
 	}
-	if progress != nil {
-		progress(dataset.Progress{Stage: "validate"})
+	// the rule passes after loading, told as steps done of total
+	steps := int64(3)
+	if !opt.SkipAudit {
+		steps += 2
 	}
+	step := stepper("validate", steps, progress)
+	step()
 	all := append(finding.List{}, ds.Findings...)
 	all = append(all, validate.Run(ds, opt.Validate)...)
+	step()
 	if !opt.SkipAudit {
 		all = append(all, audit.Rules(ds, opt.Audit)...)
+		step()
 		// split isolation (seed 003 §3.3, §4.5) is a validation gate
 		// (SPEC §3): its errors make `validate` exit 1
 		all = append(all, audit.SplitIsolation(ds, opt.Audit)...)
+		step()
 	}
 	all = append(all, checkRunMetrics(ds, opt)...)
+	step()
 	ds.Locate(all)
 	return ds, all.Normalize().Cap(lo.Limits.MaxFindings), nil
 }
@@ -104,25 +125,32 @@ func Evaluate(ctx context.Context, inputs []dataset.Input, opt Options, progress
 	if res.Findings == nil {
 		res.Findings = finding.List{}
 	}
+	if opt.Piece != nil {
+		opt.Piece(PieceValidated, res)
+	}
 	if !opt.SkipScore {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		if progress != nil {
-			progress(dataset.Progress{Stage: "score"})
-		}
-		if err := scoreInto(res, ds, opt); err != nil {
+		if err := scoreInto(res, ds, opt, progress); err != nil {
 			return nil, err
+		}
+		if opt.Piece != nil {
+			opt.Piece(PieceScored, res)
 		}
 	}
 	if !opt.SkipAudit {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
+		var aprog func(done, total int)
 		if progress != nil {
 			progress(dataset.Progress{Stage: "audit"})
+			aprog = func(done, total int) {
+				progress(dataset.Progress{Stage: "audit", Done: int64(done), Total: int64(total)})
+			}
 		}
-		rep, af := audit.Audit(ds, opt.Audit)
+		rep, af := audit.AuditProgress(ds, opt.Audit, aprog)
 		if rep != nil {
 			rep.Inputs = ds.Inputs
 			res.Audit = rep
@@ -132,11 +160,28 @@ func Evaluate(ctx context.Context, inputs []dataset.Input, opt Options, progress
 	return res, nil
 }
 
-func scoreInto(res *Result, ds *dataset.Dataset, opt Options) error {
+// stepper returns a func that tells progress, at each call, one more of
+// total steps of stage done (the first call: 0 done); nil progress: a no-op.
+func stepper(stage string, total int64, progress func(dataset.Progress)) func() {
+	done := int64(-1)
+	return func() {
+		done++
+		if progress != nil {
+			progress(dataset.Progress{Stage: stage, Done: min(done, total), Total: total})
+		}
+	}
+}
+
+func scoreInto(res *Result, ds *dataset.Dataset, opt Options, progress func(dataset.Progress)) error {
+	// the scoring steps: per-item scores, the score report, the paired
+	// comparison, the many-run comparison
+	step := stepper("score", 4, progress)
+	step()
 	set, err := itemscore.Score(ds, opt.Items)
 	if err != nil {
 		return fmt.Errorf("scoring: %w", err)
 	}
+	step()
 	res.set, res.opt = set, opt
 	for _, r := range set.Runs {
 		res.Runs = append(res.Runs, r.Run)
@@ -150,6 +195,7 @@ func scoreInto(res *Result, ds *dataset.Dataset, opt Options) error {
 	rep := score.Score(set, opt.Score)
 	rep.Inputs = ds.Inputs
 	res.Score = rep
+	step()
 	a, b := opt.CompareA, opt.CompareB
 	if a == "" && b == "" && len(set.Runs) >= 2 {
 		a, b = set.Runs[0].Run, set.Runs[1].Run
@@ -162,6 +208,7 @@ func scoreInto(res *Result, ds *dataset.Dataset, opt Options) error {
 		cmp.Inputs = ds.Inputs
 		res.Compare, res.compared = cmp, [2]string{a, b}
 	}
+	step()
 	if len(set.Runs) >= 3 {
 		many, _, err := score.CompareMany(set, set.Runs[0].Run, nil, opt.Score, score.ManyOptions{TestBudget: score.DefaultTestBudget})
 		if err != nil {
@@ -170,5 +217,6 @@ func scoreInto(res *Result, ds *dataset.Dataset, opt Options) error {
 		many.Inputs = ds.Inputs
 		res.Many = many
 	}
+	step()
 	return nil
 }

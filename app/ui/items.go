@@ -60,7 +60,10 @@ func (p *Page) renderItems() app.UI {
 			return app.Div().Body(
 				app.P().Class("muted").Attr("data-test", "items-count").Text(fmt.Sprintf("%d of %d items match; showing %d–%d",
 					pg.Matches, pg.Total, min(pg.Offset+1, pg.Matches), min(pg.Offset+len(pg.Items), pg.Matches))),
-				app.Range(pg.Items).Slice(func(i int) app.UI { return p.renderItem(pg.Items[i]) }),
+				app.Range(pg.Items[:p.upTo(&p.itemRows, pg, len(pg.Items), itemsChunk, true)]).Slice(func(i int) app.UI { return p.renderItem(pg.Items[i]) }),
+				app.If(p.itemRows.n < len(pg.Items), func() app.UI {
+					return app.P().Class("muted pending").Attr("data-drawing", "true").Text("drawing the items…")
+				}),
 				app.Div().Class("pager").Body(
 					app.Button().Class("button").Disabled(pg.Offset == 0).Text("← previous").OnClick(func(ctx app.Context, e app.Event) {
 						p.iq.Offset = max(p.ipage.Offset-itemsPerPage, 0)
@@ -412,10 +415,10 @@ func (p *Page) renderExport() app.UI {
 		ok        bool
 	}
 	reps := []rep{
-		{"score", "Scores", p.raw["score"] != ""},
-		{"compare", compareLabel(p.comparedRuns()), p.raw["compare"] != ""},
-		{"audit", "Audit", p.raw["audit"] != ""},
-		{"overview", "Overview", p.raw["overview"] != ""},
+		{"score", "Scores", p.has("score")},
+		{"compare", compareLabel(p.comparedRuns()), p.has("compare")},
+		{"audit", "Audit", p.has("audit")},
+		{"overview", "Overview", p.has("overview")},
 	}
 	return app.Div().Class("export").Body(
 		app.H2().Text("Export"),

@@ -1,0 +1,181 @@
+package ui
+
+import (
+	"time"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"eval752/app/report"
+	"eval752/app/ui/wire"
+)
+
+// lazyReport is a report as the worker sent it (wire.SplitReport: a head and
+// one JSON string per section), decoded a few sections at a time by the
+// page's pump so that no task on the UI thread decodes, or draws, a whole
+// large report at once.
+type lazyReport struct {
+	kind string
+	head string
+	// secs are the sections' JSON strings, still JavaScript strings (one is
+	// copied into Go only when it is decoded); nsecs how many there are
+	secs  app.Value
+	nsecs int
+	rep   *report.Report // the head and the sections decoded so far
+	next  int            // sections decoded
+	err   string
+}
+
+func newLazy(kind, head string, secs app.Value) *lazyReport {
+	l := &lazyReport{kind: kind, head: head, secs: secs}
+	if secs.Truthy() {
+		l.nsecs = secs.Length()
+	}
+	return l
+}
+
+// complete: the head and every section are decoded (or decoding failed).
+func (l *lazyReport) complete() bool {
+	return l.err != "" || (l.rep != nil && l.next >= l.nsecs)
+}
+
+// step decodes the head (first call) or the next section and returns the
+// number of cells it decoded (a measure of what drawing it costs).
+func (l *lazyReport) step() int {
+	if l.complete() {
+		return 0
+	}
+	if l.rep == nil {
+		r, err := wire.DecodeHead(l.head)
+		if err != nil {
+			l.err = "reading the " + l.kind + " report: " + err.Error()
+			return 0
+		}
+		if l.kind == "overview" {
+			// the page lists the files itself (with their hooks); keep
+			// the report's counts only
+			r.Title = "Items per split, modality and type"
+		}
+		l.rep = r
+		return 1
+	}
+	sec, err := wire.DecodeSection(l.secs.Index(l.next).String())
+	l.next++
+	if err != nil {
+		l.err = "reading the " + l.kind + " report: " + err.Error()
+		return 0
+	}
+	if l.kind == "overview" && sec.ID == "inputs" {
+		return 1
+	}
+	l.rep.Sections = append(l.rep.Sections, sec)
+	cells := 1
+	for _, t := range sec.Tables {
+		for _, row := range t.Rows {
+			cells += len(row)
+		}
+	}
+	return cells
+}
+
+// setReport keeps the report kind the worker sent in msg (its head in msg[kind],
+// its sections in msg[kind+"_sections"]), replacing an earlier one.
+func (p *Page) setReport(kind string, msg app.Value) {
+	head := msg.Get(kind)
+	if head.Type() != app.TypeString {
+		return
+	}
+	p.lazy[kind] = newLazy(kind, head.String(), msg.Get(kind+wire.SectionsSuffix))
+}
+
+// has reports whether the result has a report of kind (decoded or not).
+func (p *Page) has(kind string) bool {
+	return p.lazy[kind] != nil
+}
+
+// drawn reports whether the report of kind is decoded whole (true too when
+// there is none).
+func (p *Page) drawn(kind string) bool {
+	l := p.lazy[kind]
+	return l == nil || l.complete()
+}
+
+// The pump's pace: each step decodes sections until it has about
+// pumpCells cells or pumpBudget passed, then waits pumpPause, in which
+// go-app draws what was decoded (its frames run every 1/60 s) and the
+// browser handles input.
+const (
+	pumpCells  = 400
+	pumpBudget = 25 * time.Millisecond
+	pumpPause  = 40 * time.Millisecond
+)
+
+// wanted are the reports the page shows now: the overview and the scores
+// (their panels are always in the DOM) and the open tab's.
+func (p *Page) wanted() []string {
+	w := []string{"overview", "score"}
+	switch p.currentTab() {
+	case "compare":
+		w = append(w, "compare", "many")
+	case "audit":
+		w = append(w, "audit")
+	}
+	return w
+}
+
+// pump schedules the next decoding step when a report shown is not
+// complete, and turns the status to "ready" once everything the load
+// waits for is in.
+func (p *Page) pump() {
+	if !p.mounted || p.pumping {
+		return
+	}
+	more := false
+	for _, k := range p.wanted() {
+		more = more || !p.drawn(k)
+	}
+	if !more {
+		p.maybeReady()
+		return
+	}
+	p.pumping = true
+	p.later(pumpPause, func() {
+		p.pumping = false
+		if p.lazy == nil {
+			return
+		}
+		start, cells := time.Now(), 0
+		for _, k := range p.wanted() {
+			l := p.lazy[k]
+			for l != nil && !l.complete() && cells < pumpCells && time.Since(start) < pumpBudget {
+				cells += l.step()
+			}
+			if l != nil && l.err != "" {
+				p.notice = l.err
+			}
+		}
+		p.pump()
+	})
+}
+
+// reportFor is the reportView of the report kind, decoded so far.
+func (p *Page) reportFor(kind, empty string) app.UI {
+	l := p.lazy[kind]
+	if l == nil {
+		return &reportView{Kind: kind, Empty: empty}
+	}
+	if l.rep == nil {
+		return p.pendingNote(kind)
+	}
+	return &reportView{Kind: kind, Rep: l.rep, N: len(l.rep.Sections), Done: l.complete()}
+}
+
+// pending is what a section still to come shows: what the core is doing
+// for it (never a placeholder of made-up content).
+func (p *Page) pendingNote(kind string) app.UI {
+	what := map[string]string{"score": "scoring…", "compare": "comparing the runs…", "many": "comparing the runs…",
+		"audit": "auditing…", "overview": "counting…"}[kind]
+	if p.lazy[kind] != nil {
+		what = "drawing the " + kind + " report…"
+	}
+	return app.P().Class("muted pending").Attr("data-test", "pending").Attr("data-piece", kind).Attr("data-drawing", "true").Text(what)
+}
