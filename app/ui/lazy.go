@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"encoding/json"
 	"time"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
@@ -9,43 +10,53 @@ import (
 	"eval752/app/ui/wire"
 )
 
-// lazyReport is a report as the worker sent it (wire.SplitReport: a head and
-// one JSON string per section), decoded a few sections at a time by the
-// page's pump so that no task on the UI thread decodes, or draws, a whole
-// large report at once.
+// lazyReport is a report as the worker sent it (wire.SplitReport: a head
+// and parts of at most wire.RowsPerPart rows), decoded a few parts at a
+// time by the page's pump so that no task on the UI thread decodes, or
+// draws, a whole large report at once.
 type lazyReport struct {
 	kind string
 	head string
-	// secs are the sections' JSON strings, still JavaScript strings (one is
-	// copied into Go only when it is decoded); nsecs how many there are
+	// parts are still in a JavaScript Uint8Array (one is copied into Go
+	// only when it is decoded), part i at offs[i]..offs[i+1]; nsecs how
+	// many there are
 	secs  app.Value
+	offs  []int
 	nsecs int
-	rep   *report.Report // the head and the sections decoded so far
-	next  int            // sections decoded
+	j     *wire.Joiner
+	rep   *report.Report // the head and what is complete so far (j.R)
+	next  int            // parts decoded
 	err   string
 }
 
-func newLazy(kind, head string, secs app.Value) *lazyReport {
+func newLazy(kind, head string, secs app.Value, offsets string) *lazyReport {
 	l := &lazyReport{kind: kind, head: head, secs: secs}
-	if secs.Truthy() {
-		l.nsecs = secs.Length()
+	if secs.Truthy() && json.Unmarshal([]byte(offsets), &l.offs) == nil && len(l.offs) > 0 {
+		l.nsecs = len(l.offs) - 1
 	}
 	return l
 }
 
-// complete: the head and every section are decoded (or decoding failed).
+// part copies part i out of the JavaScript array.
+func (l *lazyReport) part(i int) string {
+	b := make([]byte, l.offs[i+1]-l.offs[i])
+	app.CopyBytesToGo(b, l.secs.Call("subarray", l.offs[i], l.offs[i+1]))
+	return string(b)
+}
+
+// complete: the head and every part are decoded (or decoding failed).
 func (l *lazyReport) complete() bool {
 	return l.err != "" || (l.rep != nil && l.next >= l.nsecs)
 }
 
-// step decodes the head (first call) or the next section and returns the
+// step decodes the head (first call) or the next part and returns the
 // number of cells it decoded (a measure of what drawing it costs).
 func (l *lazyReport) step() int {
 	if l.complete() {
 		return 0
 	}
 	if l.rep == nil {
-		r, err := wire.DecodeHead(l.head)
+		j, err := wire.NewJoiner(l.head)
 		if err != nil {
 			l.err = "reading the " + l.kind + " report: " + err.Error()
 			return 0
@@ -53,38 +64,33 @@ func (l *lazyReport) step() int {
 		if l.kind == "overview" {
 			// the page lists the files itself (with their hooks); keep
 			// the report's counts only
-			r.Title = "Items per split, modality and type"
+			j.R.Title = "Items per split, modality and type"
+			j.Drop = "inputs"
 		}
-		l.rep = r
+		l.j, l.rep = j, j.R
 		return 1
 	}
-	sec, err := wire.DecodeSection(l.secs.Index(l.next).String())
+	cells, err := l.j.Add(l.part(l.next))
 	l.next++
 	if err != nil {
 		l.err = "reading the " + l.kind + " report: " + err.Error()
-		return 0
-	}
-	if l.kind == "overview" && sec.ID == "inputs" {
-		return 1
-	}
-	l.rep.Sections = append(l.rep.Sections, sec)
-	cells := 1
-	for _, t := range sec.Tables {
-		for _, row := range t.Rows {
-			cells += len(row)
-		}
 	}
 	return cells
 }
 
-// setReport keeps the report kind the worker sent in msg (its head in msg[kind],
-// its sections in msg[kind+"_sections"]), replacing an earlier one.
+// setReport keeps the report kind the worker sent in msg (its head in
+// msg[kind], its parts in msg[kind+"_sections"] and msg[kind+"_offsets"]),
+// replacing an earlier one.
 func (p *Page) setReport(kind string, msg app.Value) {
 	head := msg.Get(kind)
 	if head.Type() != app.TypeString {
 		return
 	}
-	p.lazy[kind] = newLazy(kind, head.String(), msg.Get(kind+wire.SectionsSuffix))
+	offs := ""
+	if v := msg.Get(kind + wire.OffsetsSuffix); v.Type() == app.TypeString {
+		offs = v.String()
+	}
+	p.lazy[kind] = newLazy(kind, head.String(), msg.Get(kind+wire.SectionsSuffix), offs)
 }
 
 // has reports whether the result has a report of kind (decoded or not).
@@ -99,7 +105,7 @@ func (p *Page) drawn(kind string) bool {
 	return l == nil || l.complete()
 }
 
-// The pump's pace: each step decodes sections until it has about
+// The pump's pace: each step decodes parts until it has about
 // pumpCells cells or pumpBudget passed, then waits pumpPause, in which
 // go-app draws what was decoded (its frames run every 1/60 s) and the
 // browser handles input.

@@ -354,6 +354,9 @@ func (p *Page) onMessage(data app.Value) {
 		payload = v.String()
 	}
 	p.heard = time.Now()
+	if typ != wire.TypeProgress {
+		app.Window().Get("performance").Call("mark", "eval752-"+typ+"-"+data.Get("piece").String())
+	}
 	switch typ {
 	case wire.TypeDied:
 		p.died(data.Get("message").String())
@@ -468,7 +471,8 @@ func (p *Page) onMessage(data app.Value) {
 		}
 		p.cmpBusy = 0
 		data.Set("compare", payload)
-		data.Set("compare"+wire.SectionsSuffix, data.Get("sections"))
+		data.Set("compare"+wire.SectionsSuffix, data.Get("parts"))
+		data.Set("compare"+wire.OffsetsSuffix, data.Get("offsets"))
 		p.setReport("compare", data)
 		p.pump()
 	case wire.TypeItems:

@@ -158,7 +158,7 @@ func (p *Page) progressBar() app.UI {
 }
 
 // progress is the current phase's fraction: what the worker told, or,
-// once the result is in, the shown reports' sections decoded of all.
+// once the result is in, the shown reports' parts decoded of all.
 func (p *Page) progress() (done, total int64) {
 	if p.stage != "draw" {
 		return p.done, p.total
@@ -178,7 +178,7 @@ func (p *Page) progressText() string {
 	if total <= 0 {
 		return ""
 	}
-	unit := map[string]string{"validate": "rule passes", "score": "scoring steps", "audit": "audit steps", "draw": "report sections"}[p.stage]
+	unit := map[string]string{"validate": "rule passes", "score": "scoring steps", "audit": "audit steps", "draw": "report parts"}[p.stage]
 	if unit == "" {
 		return fmt.Sprintf("%s / %s", humanBytes(done), humanBytes(total))
 	}
@@ -269,6 +269,15 @@ func joinNames(ns []string) string {
 	return fmt.Sprintf("%s and %d more", ns[0], len(ns)-1)
 }
 
+// known is n, or "…" while the worker is still computing it (the runs
+// come with the scores, the items with the final result).
+func (p *Page) known(n int, ok bool) string {
+	if !ok {
+		return "…"
+	}
+	return strconv.Itoa(n)
+}
+
 func (p *Page) renderSummary() app.UI {
 	c := p.res.Counts
 	verdict, cls := "passes validation", "ok"
@@ -285,11 +294,11 @@ func (p *Page) renderSummary() app.UI {
 			app.Span().Class("stat-l").Text("files read"),
 		),
 		app.Div().Class("stat").Body(
-			app.Span().Class("stat-n").Text(strconv.Itoa(len(p.res.Runs))),
+			app.Span().Class("stat-n").Text(p.known(len(p.res.Runs), p.has("score") || p.final)),
 			app.Span().Class("stat-l").Text("runs"),
 		),
 		app.Div().Class("stat").Body(
-			app.Span().Class("stat-n").Text(strconv.Itoa(p.meta.Items)),
+			app.Span().Class("stat-n").Text(p.known(p.meta.Items, p.final)),
 			app.Span().Class("stat-l").Text(map[bool]string{true: "scored items", false: "items"}[len(p.res.Runs) > 0]),
 		),
 	)
@@ -396,7 +405,7 @@ func (p *Page) renderView() app.UI {
 	}
 	return app.Div().Class("panels").Body(
 		panel("overview", p.renderOverview()),
-		panel("findings", p.renderFindings()),
+		panel("findings", p.findingsPanel()),
 		panel("scores", p.reportPanel("score", "Nothing to score: the inputs hold no results, predictions or TREC run.")),
 		app.Div().Class("panel").Attr("data-panel", "lazy").Hidden(lazy == nil).Body(lazy),
 	)

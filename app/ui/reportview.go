@@ -41,9 +41,10 @@ type reportView struct {
 	// section, table, rows and picker state
 	raw map[string]string
 	// Tables are drawn a few at a time: each render builds new tables
-	// until budget cells are spent (step, adapted so that building takes
-	// about drawTarget), leaves the rest as "drawing" placeholders (more)
-	// and asks for another render after pumpPause (drawTimer).
+	// until budget cells are spent (step: drawCells, halved while building
+	// takes more than twice drawTarget), leaves the rest as "drawing"
+	// placeholders (more) and asks for another render after pumpPause
+	// (drawTimer).
 	ctx       app.Context
 	live      bool // mounted in the browser: ctx is usable
 	step      int
@@ -65,8 +66,12 @@ func (v *reportView) OnMount(ctx app.Context) { v.ctx, v.live = ctx, true }
 func (v *reportView) OnDismount() { v.live = false }
 
 // drawTarget is how long one render may spend building tables' HTML (the
-// browser then spends about as long parsing it).
+// browser then spends several times as long parsing it).
 const drawTarget = 12 * time.Millisecond
+
+// drawCells is how many new figure cells one render draws at most (about
+// 80 KB of HTML: 10–20 ms for the browser to parse on this machine idle).
+const drawCells = 500
 
 func (v *reportView) Render() app.UI {
 	if v.Rep == nil {
@@ -77,13 +82,15 @@ func (v *reportView) Render() app.UI {
 		v.pickMetric, v.pickStratum, v.pickRun = "", "", ""
 	}
 	if v.step == 0 {
-		v.step = pumpCells
+		v.step = drawCells
 	}
 	v.budget, v.built, v.more = v.step, 0, false
 	ui := v.renderReport(v.Kind, v.Rep)
-	if v.built > 0 {
-		// next time, as many cells as fit in drawTarget at this pace
-		v.step = min(max(int(float64(v.step-v.budget)*float64(drawTarget)/float64(v.built)), 100), 20000)
+	if v.built > 2*drawTarget {
+		// a slow machine: fewer cells per render (never more: building
+		// the HTML is the cheap part, the browser's parsing of it is
+		// what a render's task mostly spends)
+		v.step = max(v.step/2, 50)
 	}
 	if v.more && !v.drawTimer && v.live {
 		v.drawTimer = true

@@ -51,6 +51,33 @@ func post(m map[string]any) {
 	js.Global().Call("postMessage", m)
 }
 
+// postMoving posts m handing over the ArrayBuffers of transfer (no copy:
+// the page receives them without the cost of cloning megabytes).
+func postMoving(m map[string]any, transfer []any) {
+	js.Global().Call("postMessage", m, transfer)
+}
+
+// packParts puts a split report's parts into one byte array (a
+// Uint8Array whose buffer is transferred) and their offsets (JSON: part i
+// is bytes offsets[i]..offsets[i+1]).
+func packParts(parts []string) (js.Value, string) {
+	n := 0
+	offs := make([]int, 0, len(parts)+1)
+	for _, p := range parts {
+		offs = append(offs, n)
+		n += len(p)
+	}
+	offs = append(offs, n)
+	buf := make([]byte, 0, n)
+	for _, p := range parts {
+		buf = append(buf, p...)
+	}
+	u8 := js.Global().Get("Uint8Array").New(n)
+	js.CopyBytesToJS(u8, buf)
+	o, _ := json.Marshal(offs)
+	return u8, string(o)
+}
+
 func postErr(id int, format string, a ...any) {
 	post(map[string]any{"type": wire.TypeError, "id": id, "message": fmt.Sprintf(format, a...)})
 }
@@ -149,11 +176,8 @@ func (w *worker) handle(msg js.Value) {
 			postErr(id, "encoding the comparison: %v", err)
 			return
 		}
-		arr := js.Global().Get("Array").New()
-		for _, s := range secs {
-			arr.Call("push", s)
-		}
-		post(map[string]any{"type": wire.TypeCompare, "id": id, "json": head, "sections": arr})
+		u8, offs := packParts(secs)
+		postMoving(map[string]any{"type": wire.TypeCompare, "id": id, "json": head, "parts": u8, "offsets": offs}, []any{u8.Get("buffer")})
 	default:
 		postErr(id, "unknown message type %q", typ)
 	}
@@ -255,7 +279,7 @@ func (w *worker) evaluate(id int, files, names js.Value, limit int64) {
 			postErr(id, "%v", err)
 			return
 		}
-		post(msg)
+		postMoving(msg, transfers(msg))
 	}
 	res, err := engine.Evaluate(context.Background(), w.inputs, opt, func(p dataset.Progress) {
 		if p.Stage == "" {
@@ -289,7 +313,18 @@ func (w *worker) evaluate(id int, files, names js.Value, limit int64) {
 	}
 	meta, _ := json.Marshal(wire.ResultMeta{Items: len(items), Millis: time.Since(start).Milliseconds(), InBytes: total})
 	msg["meta"] = string(meta)
-	post(msg)
+	postMoving(msg, transfers(msg))
+}
+
+// transfers lists the buffers of the reports' parts in msg.
+func transfers(msg map[string]any) []any {
+	var t []any
+	for _, k := range wire.Reports {
+		if v, ok := msg[k+wire.SectionsSuffix].(js.Value); ok {
+			t = append(t, v.Get("buffer"))
+		}
+	}
+	return t
 }
 
 // postReports puts into msg the result's header (json: inputs, counts,
@@ -307,12 +342,10 @@ func (w *worker) postReports(msg map[string]any, res *engine.Result, sent map[st
 		if err != nil {
 			return fmt.Errorf("encoding the %s report: %v", k, err)
 		}
-		arr := js.Global().Get("Array").New()
-		for _, s := range secs {
-			arr.Call("push", s)
-		}
+		u8, offs := packParts(secs)
 		msg[k] = head
-		msg[k+wire.SectionsSuffix] = arr
+		msg[k+wire.SectionsSuffix] = u8
+		msg[k+wire.OffsetsSuffix] = offs
 		sent[k] = true
 	}
 	slim.Overview, slim.Score, slim.Compare, slim.Many, slim.Audit = nil, nil, nil, nil, nil

@@ -45,6 +45,7 @@ func (b *browser) probe(label string, act func()) {
 	longest, count := b.longestSince(t0)
 	if os.Getenv("LONGTASK_LOGS") != "" {
 		b.t.Logf("long tasks: %v", eval[[][]float64](b, `window.__longtasks.filter(e => e[0] >= `+fmt.Sprint(t0)+`)`))
+		b.t.Logf("marks: %v", eval[[]string](b, `performance.getEntriesByType('mark').filter(e => e.startTime >= `+fmt.Sprint(t0)+`).map(e => e.name + '@' + Math.round(e.startTime))`))
 	}
 	b.t.Logf("%s: %v; %d long tasks, longest %.0f ms", label, took.Round(time.Millisecond), count, longest)
 	if longest > longTaskLimit {

@@ -35,20 +35,49 @@ func (b *browser) profiled(label string, act func()) {
 		b.t.Fatal(err)
 	}
 	p := res.Profile
-	self := map[string]float64{}
 	byID := map[int64]*profiler.ProfileNode{}
+	parent := map[int64]int64{}
 	for _, n := range p.Nodes {
 		byID[n.ID] = n
-	}
-	for i, id := range p.Samples {
-		if i < len(p.TimeDeltas) {
-			n := byID[id]
-			name := n.CallFrame.FunctionName
-			if name == "" {
-				name = "(anon " + n.CallFrame.URL + ")"
-			}
-			self[name] += float64(p.TimeDeltas[i]) / 1000
+		for _, c := range n.Children {
+			parent[c] = n.ID
 		}
+	}
+	name := func(id int64) string {
+		n := byID[id]
+		if n.CallFrame.FunctionName == "" {
+			return "(anon)"
+		}
+		return n.CallFrame.FunctionName
+	}
+	// the longest stretch of samples without "(idle)": the longest task
+	bestFrom, bestTo, from := 0, 0, -1
+	var bestLen, cur float64
+	for i, id := range p.Samples {
+		if i >= len(p.TimeDeltas) {
+			break
+		}
+		if name(id) == "(idle)" {
+			from, cur = -1, 0
+			continue
+		}
+		if from < 0 {
+			from = i
+		}
+		cur += float64(p.TimeDeltas[i]) / 1000
+		if cur > bestLen {
+			bestLen, bestFrom, bestTo = cur, from, i
+		}
+	}
+	// self time by function, with the Go callers (4 levels) of each
+	self := map[string]float64{}
+	for i := bestFrom; i <= bestTo && i < len(p.Samples); i++ {
+		id := p.Samples[i]
+		key := name(id)
+		for k, at := 0, parent[id]; k < 6 && at != 0; k, at = k+1, parent[at] {
+			key += " < " + name(at)
+		}
+		self[key] += float64(p.TimeDeltas[i]) / 1000
 	}
 	type kv struct {
 		k string
@@ -61,10 +90,10 @@ func (b *browser) profiled(label string, act func()) {
 	sort.Slice(all, func(i, j int) bool { return all[i].v > all[j].v })
 	var sb strings.Builder
 	for i, e := range all {
-		if i == 30 {
+		if i == 25 {
 			break
 		}
 		fmt.Fprintf(&sb, "\n  %8.1f ms  %s", e.v, e.k)
 	}
-	b.t.Logf("profile of %s (self time):%s", label, sb.String())
+	b.t.Logf("profile of %s: longest busy stretch %.0f ms; self time there:%s", label, bestLen, sb.String())
 }
