@@ -52,6 +52,12 @@ type reportView struct {
 	built     time.Duration
 	more      bool
 	drawTimer bool
+	// a long table is drawn with its first rows (firstRows cells' worth)
+	// and the rest appended to its <tbody> by the draw timer: rowsIn is
+	// how many rows of each table (by its key) are in the DOM, jobs the
+	// tables of this render with rows still to append
+	rowsIn map[string]int
+	jobs   []rowJob
 
 	// the picker (Scores, Comparison): only rows of this metric, of this
 	// stratum dimension ("split" for split=dev, split=test, or "all"),
@@ -78,13 +84,13 @@ func (v *reportView) Render() app.UI {
 		return app.P().Class("empty").Attr("data-test", "empty-"+v.Kind).Text(v.Empty)
 	}
 	if v.shown != v.Rep {
-		v.shown, v.expanded, v.raw = v.Rep, nil, nil
+		v.shown, v.expanded, v.raw, v.rowsIn = v.Rep, nil, nil, nil
 		v.pickMetric, v.pickStratum, v.pickRun = "", "", ""
 	}
 	if v.step == 0 {
 		v.step = drawCells
 	}
-	v.budget, v.built, v.more = v.step, 0, false
+	v.budget, v.built, v.more, v.jobs = v.step, 0, false, v.jobs[:0]
 	ui := v.renderReport(v.Kind, v.Rep)
 	if v.built > 2*drawTarget {
 		// a slow machine: fewer cells per render (never more: building
@@ -98,6 +104,7 @@ func (v *reportView) Render() app.UI {
 		f = app.FuncOf(func(this app.Value, args []app.Value) any {
 			f.Release()
 			if v.live {
+				v.appendRows()
 				v.ctx.Dispatch(func(ctx app.Context) { v.drawTimer = false })
 			}
 			return nil
@@ -105,6 +112,51 @@ func (v *reportView) Render() app.UI {
 		app.Window().Call("setTimeout", f, pumpPause.Milliseconds())
 	}
 	return ui
+}
+
+// rowJob is a drawn table with rows left to append.
+type rowJob struct {
+	key, kind string
+	t         report.Table
+	rows      [][]report.Cell
+}
+
+// appendRows appends, to the tables of jobs whose first rows are in the
+// DOM, the next rows up to about drawCells cells in all.
+func (v *reportView) appendRows() {
+	budget := drawCells
+	doc := app.Window().Get("document")
+	for _, j := range v.jobs {
+		if budget <= 0 {
+			return
+		}
+		from := v.rowsIn[j.key]
+		if from == 0 || from >= len(j.rows) {
+			continue
+		}
+		tb := doc.Call("querySelector", `[data-tkey="`+esc(j.key)+`"] tbody`)
+		if !tb.Truthy() {
+			continue // not drawn yet
+		}
+		to := from
+		for to < len(j.rows) && budget > 0 {
+			budget -= len(j.rows[to]) + 1
+			to++
+		}
+		tb.Call("insertAdjacentHTML", "beforeend", rowsHTML(j.kind, j.t, j.rows[from:to], v.Unchecked))
+		v.rowsIn[j.key] = to
+	}
+}
+
+// firstRows is how many of rows a table is first drawn with: about
+// drawCells cells.
+func firstRows(rows [][]report.Cell) int {
+	n, cells := 0, 0
+	for n < len(rows) && cells < drawCells {
+		cells += len(rows[n]) + 1
+		n++
+	}
+	return n
 }
 
 // drawn reports whether the table under key may be shown now: it was
@@ -424,8 +476,9 @@ func (v *reportView) renderTable(kind, at string, t report.Table) app.UI {
 		rows = rows[:limit]
 	}
 	tkey := fmt.Sprintf("%s/%d", at, len(rows))
+	first := rows[:firstRows(rows)]
 	cells := 1
-	for _, row := range rows {
+	for _, row := range first {
 		cells += len(row)
 	}
 	if !v.drawable(tkey, cells) {
@@ -435,7 +488,20 @@ func (v *reportView) renderTable(kind, at string, t report.Table) app.UI {
 			app.P().Class("muted").Text("drawing…"),
 		)
 	}
-	return app.Div().Class("rtable").Attr("data-table", t.ID).Body(
+	if v.rowsIn == nil {
+		v.rowsIn = map[string]int{}
+	}
+	if _, ok := v.rowsIn[tkey]; !ok {
+		v.rowsIn[tkey] = len(first)
+	}
+	div := app.Div().Class("rtable").Attr("data-table", t.ID).Attr("data-tkey", tkey)
+	if v.rowsIn[tkey] < len(rows) {
+		// rows still to append (the draw timer does)
+		v.jobs = append(v.jobs, rowJob{key: tkey, kind: kind, t: t, rows: rows})
+		v.more = true
+		div = div.Attr("data-drawing", "true")
+	}
+	return div.Body(
 		app.If(t.Title != "", func() app.UI { return app.H4().Text(t.Title) }),
 		app.If(t.Chart, func() app.UI {
 			return app.Raw(v.cached(at+"/chart", v.timedBuild(func() string { return chartSVG(t, false) })))
@@ -451,7 +517,7 @@ func (v *reportView) renderTable(kind, at string, t report.Table) app.UI {
 				return refusalPlot(t, th, ok)
 			})))
 		}),
-		app.Raw(v.cached(tkey, v.timedBuild(func() string { return tableHTML(kind, t, rows, v.Unchecked) }))),
+		app.Raw(v.cached(tkey, v.timedBuild(func() string { return tableHTML(kind, t, first, v.Unchecked) }))),
 		app.If(hidden > 0, func() app.UI {
 			return app.Button().Class("button small").Attr("data-test", "show-all-rows").Attr("data-key", key).
 				Text(fmt.Sprintf("show all %d rows (%d more)", len(t.Rows), hidden)).
@@ -512,6 +578,19 @@ func tableHTML(kind string, t report.Table, rows [][]report.Cell, unchecked map[
 		}
 	}
 	b.WriteString(`</tr></thead><tbody>`)
+	writeRows(&b, kind, t, rows, unchecked)
+	b.WriteString(`</tbody></table></div>`)
+	return b.String()
+}
+
+// rowsHTML is the <tr> elements of rows of t (appended to a drawn table).
+func rowsHTML(kind string, t report.Table, rows [][]report.Cell, unchecked map[string]string) string {
+	var b strings.Builder
+	writeRows(&b, kind, t, rows, unchecked)
+	return b.String()
+}
+
+func writeRows(b *strings.Builder, kind string, t report.Table, rows [][]report.Cell, unchecked map[string]string) {
 	for _, row := range rows {
 		b.WriteString(`<tr>`)
 		label := "" // the row's label: tells apart rows of one metric (p50 / p95, sum / mean)
@@ -525,7 +604,7 @@ func tableHTML(kind string, t report.Table, rows [][]report.Cell, unchecked map[
 			if t.Columns[j].Key == "item" && c.Metric == "" && c.Value == nil && c.Text != "" && itemTables[t.ID] {
 				// an item of the comparison or the audit: a link to it
 				// in the Items view (a state hash, see urlstate.go)
-				fmt.Fprintf(&b, `<td><a class="item-link" data-test="item-link" href="%s">%s</a></td>`, esc(itemHref(c.Text)), esc(c.Text))
+				fmt.Fprintf(b, `<td><a class="item-link" data-test="item-link" href="%s">%s</a></td>`, esc(itemHref(c.Text)), esc(c.Text))
 				continue
 			}
 			if note := unchecked[label]; note != "" && kind == "audit" && t.Columns[j].Key == "count" && c.Value != nil && *c.Value == 0 {
@@ -533,15 +612,13 @@ func tableHTML(kind string, t report.Table, rows [][]report.Cell, unchecked map[
 				var cell strings.Builder
 				writeCell(&cell, kind, t.ID, t.Columns[j].Key, label, c, j == 0)
 				b.WriteString(strings.TrimSuffix(cell.String(), "</td>"))
-				fmt.Fprintf(&b, `<span class="badge unchecked" data-test="not-checked" data-code="%s">%s</span></td>`, esc(label), esc(note))
+				fmt.Fprintf(b, `<span class="badge unchecked" data-test="not-checked" data-code="%s">%s</span></td>`, esc(label), esc(note))
 				continue
 			}
-			writeCell(&b, kind, t.ID, t.Columns[j].Key, label, c, j == 0)
+			writeCell(b, kind, t.ID, t.Columns[j].Key, label, c, j == 0)
 		}
 		b.WriteString(`</tr>`)
 	}
-	b.WriteString(`</tbody></table></div>`)
-	return b.String()
 }
 
 var esc = html.EscapeString
