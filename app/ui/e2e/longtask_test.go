@@ -153,5 +153,12 @@ func TestProgressiveStates(t *testing.T) {
 	if n := eval[int](b, `document.querySelectorAll('[data-test=pending]').length`); n != 0 {
 		t.Errorf("%d \"still to come\" notes left at ready", n)
 	}
+	// the Comparison tab is drawn over frames: the first tables, then
+	// the rest; once drawn whole its article is data-report=compare
+	b.tab("compare")
+	b.waitJS(`!!document.querySelector('[data-drawing-report=compare], [data-report=compare]')`, 30*time.Second)
+	shot("progressive-4-compare-drawing.png")
+	b.waitJS(`!!document.querySelector('[data-report=compare]') && !document.querySelector('[data-drawing]')`, 60*time.Second)
+	shot("progressive-5-compare-drawn.png")
 	t.Logf("screenshots in %s", dir)
 }
