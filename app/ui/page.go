@@ -96,7 +96,7 @@ type Page struct {
 	drag  bool
 
 	// lazy holds the reports as the worker sent them, decoded a few
-	// sections at a time by pump (lazy.go); pumping: a step is scheduled.
+	// parts at a time by pump (lazy.go); pumping: a step is scheduled.
 	// final: the load's Result arrived (before it, a report not yet sent
 	// is still being computed; after it, one that is absent has none).
 	lazy    map[string]*lazyReport
@@ -773,7 +773,7 @@ func (p *Page) setTab(id string) app.EventHandler {
 }
 
 // report returns the report kind ("score", …) as decoded so far (the pump
-// decodes it a few sections at a time), nil when the result has none or
+// decodes it a few parts at a time), nil when the result has none or
 // its head is not decoded yet.
 func (p *Page) report(kind string) *report.Report {
 	if l := p.lazy[kind]; l != nil {
