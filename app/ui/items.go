@@ -57,13 +57,19 @@ func (p *Page) renderItems() app.UI {
 		}),
 		app.If(pg == nil, func() app.UI { return app.P().Class("muted").Text("loading items…") }),
 		app.If(pg != nil, func() app.UI {
+			// the cards are drawn a few per frame; the count line comes
+			// with the last of them (so "items-count shown" means every
+			// card of the page is there)
+			shown := p.upTo(&p.itemRows, pg, len(pg.Items), itemsChunk, true)
+			count := fmt.Sprintf("%d of %d items match; showing %d–%d",
+				pg.Matches, pg.Total, min(pg.Offset+1, pg.Matches), min(pg.Offset+len(pg.Items), pg.Matches))
 			return app.Div().Body(
-				app.P().Class("muted").Attr("data-test", "items-count").Text(fmt.Sprintf("%d of %d items match; showing %d–%d",
-					pg.Matches, pg.Total, min(pg.Offset+1, pg.Matches), min(pg.Offset+len(pg.Items), pg.Matches))),
-				app.Range(pg.Items[:p.upTo(&p.itemRows, pg, len(pg.Items), itemsChunk, true)]).Slice(func(i int) app.UI { return p.renderItem(pg.Items[i]) }),
-				app.If(p.itemRows.n < len(pg.Items), func() app.UI {
-					return app.P().Class("muted pending").Attr("data-drawing", "true").Text("drawing the items…")
+				app.If(shown >= len(pg.Items), func() app.UI {
+					return app.P().Class("muted").Attr("data-test", "items-count").Text(count)
+				}).Else(func() app.UI {
+					return app.P().Class("muted pending").Attr("data-drawing", "true").Text(count + " (drawing…)")
 				}),
+				app.Range(pg.Items[:shown]).Slice(func(i int) app.UI { return p.renderItem(pg.Items[i]) }),
 				app.Div().Class("pager").Body(
 					app.Button().Class("button").Disabled(pg.Offset == 0).Text("← previous").OnClick(func(ctx app.Context, e app.Event) {
 						p.iq.Offset = max(p.ipage.Offset-itemsPerPage, 0)
