@@ -38,22 +38,41 @@ import (
 // (reading and schema findings) are not included. The report is nil only
 // when ds is nil.
 func Audit(ds *dataset.Dataset, opt Options) (*report.Report, finding.List) {
+	return AuditProgress(ds, opt, nil)
+}
+
+// auditSteps is how many steps AuditProgress tells: the rules, the refusal
+// audit, the leakage search, the report's tables.
+const auditSteps = 4
+
+// AuditProgress is Audit telling progress, when not nil, how many of its
+// steps are done (0 of auditSteps first, auditSteps of auditSteps last).
+func AuditProgress(ds *dataset.Dataset, opt Options, progress func(done, total int)) (*report.Report, finding.List) {
 	if ds == nil {
 		return nil, nil
 	}
+	step := func(done int) {
+		if progress != nil {
+			progress(done, auditSteps)
+		}
+	}
+	step(0)
 	opt = opt.withDefaults()
 	var fs finding.List
 	fs = append(fs, Rules(ds, opt)...)
+	step(1)
 	qs := queries(ds)
 	ps := corpusPassages(ds)
 	ref, rf := refusalAudit(ds, qs, ps, opt)
 	fs = append(fs, rf...)
+	step(2)
 	pairs, lf, ok := isolationMemo.take(ds, leakKeyOf(opt)) // computed by SplitIsolation during validation
 	if !ok {
 		pairs, lf = leakage(ds, qs, ps, opt)
 	}
 	fs = append(fs, lf...)
 	fs = fs.Normalize()
+	step(3)
 
 	r := &report.Report{
 		Kind:   "audit",
@@ -89,6 +108,7 @@ func Audit(ds *dataset.Dataset, opt Options) (*report.Report, finding.List) {
 		design.Tables = append(design.Tables, resolutionTable(qs, opt))
 	}
 	r.Sections = append(r.Sections, design)
+	step(auditSteps)
 	return r, fs
 }
 

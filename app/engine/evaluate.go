@@ -36,7 +36,21 @@ type Options struct {
 	// noStream reads plain TREC inputs with dataset.Load too (the
 	// in-memory path), for the tests that compare the two paths.
 	noStream bool
+
+	// Piece, when not nil, is called by Evaluate as parts of the result
+	// become final, so a front end can show them before the rest is
+	// computed (the page's worker posts each at once): PieceValidated
+	// (Inputs, Findings, Counts, PerCode, Overview, Name are set) and
+	// PieceScored (Score, Compare, Many, Runs too). The audit's part is
+	// the returned Result. res must not be changed by the callee.
+	Piece func(piece string, res *Result)
 }
+
+// The pieces Options.Piece is called with, in this order.
+const (
+	PieceValidated = "validated"
+	PieceScored    = "scored"
+)
 
 // DefaultOptions returns the defaults every front end starts from.
 func DefaultOptions() Options {
@@ -119,21 +133,29 @@ func check(ctx context.Context, inputs []dataset.Input, opt Options, progress fu
 		v.ds = ds
 	}
 	ds := v.ds
-	if progress != nil {
-		progress(dataset.Progress{Stage: "validate"})
+	// the rule passes after loading, told as steps done of total
+	steps := int64(3)
+	if !opt.SkipAudit {
+		steps += 2
 	}
+	step := stepper("validate", steps, progress)
+	step()
 	all := append(finding.List{}, ds.Findings...)
 	all = append(all, validate.Run(ds, opt.Validate)...)
 	if v.stream != nil {
 		all = append(all, v.stream.dupFindings()...)
 	}
+	step()
 	if !opt.SkipAudit {
 		all = append(all, audit.Rules(ds, opt.Audit)...)
+		step()
 		// split isolation (seed 003 §3.3, §4.5) is a validation gate
 		// (SPEC §3): its errors make `validate` exit 1
 		all = append(all, audit.SplitIsolation(ds, opt.Audit)...)
+		step()
 	}
 	all = append(all, checkRunMetrics(ds, opt)...)
+	step()
 	ds.Locate(all)
 	v.Inputs = ds.Inputs
 	v.Findings = all.Normalize().Cap(lo.Limits.MaxFindings)
@@ -182,29 +204,39 @@ func Evaluate(ctx context.Context, inputs []dataset.Input, opt Options, progress
 	if res.Findings == nil {
 		res.Findings = finding.List{}
 	}
+	if opt.Piece != nil {
+		opt.Piece(PieceValidated, res)
+	}
 	if !opt.SkipScore {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		if progress != nil {
-			progress(dataset.Progress{Stage: "score"})
-		}
+		step := stepper("score", 4, progress)
+		step()
 		set, err := v.set(opt.Items)
 		if err != nil {
 			return nil, fmt.Errorf("scoring: %w", err)
 		}
-		if err := scoreInto(res, set, ds.Inputs, opt); err != nil {
+		step()
+		if err := scoreInto(res, set, ds.Inputs, opt, step); err != nil {
 			return nil, err
+		}
+		if opt.Piece != nil {
+			opt.Piece(PieceScored, res)
 		}
 	}
 	if !opt.SkipAudit {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
+		var aprog func(done, total int)
 		if progress != nil {
 			progress(dataset.Progress{Stage: "audit"})
+			aprog = func(done, total int) {
+				progress(dataset.Progress{Stage: "audit", Done: int64(done), Total: int64(total)})
+			}
 		}
-		rep, af := audit.Audit(ds, opt.Audit)
+		rep, af := audit.AuditProgress(ds, opt.Audit, aprog)
 		if rep != nil {
 			rep.Inputs = ds.Inputs
 			res.Audit = rep
@@ -214,7 +246,21 @@ func Evaluate(ctx context.Context, inputs []dataset.Input, opt Options, progress
 	return res, nil
 }
 
-func scoreInto(res *Result, set *itemscore.Set, inputs []dataset.InputInfo, opt Options) error {
+// stepper returns a func that tells progress, at each call, one more of
+// total steps of stage done (the first call: 0 done); nil progress: a no-op.
+func stepper(stage string, total int64, progress func(dataset.Progress)) func() {
+	done := int64(-1)
+	return func() {
+		done++
+		if progress != nil {
+			progress(dataset.Progress{Stage: stage, Done: min(done, total), Total: total})
+		}
+	}
+}
+
+// scoreInto fills res's score, comparison and many-run reports from set,
+// telling step after each.
+func scoreInto(res *Result, set *itemscore.Set, inputs []dataset.InputInfo, opt Options, step func()) error {
 	res.set, res.opt = set, opt
 	for _, r := range set.Runs {
 		res.Runs = append(res.Runs, r.Run)
@@ -228,6 +274,7 @@ func scoreInto(res *Result, set *itemscore.Set, inputs []dataset.InputInfo, opt 
 	rep := score.Score(set, opt.Score)
 	rep.Inputs = inputs
 	res.Score = rep
+	step()
 	a, b := opt.CompareA, opt.CompareB
 	if a == "" && b == "" && len(set.Runs) >= 2 {
 		a, b = set.Runs[0].Run, set.Runs[1].Run
@@ -240,6 +287,7 @@ func scoreInto(res *Result, set *itemscore.Set, inputs []dataset.InputInfo, opt 
 		cmp.Inputs = inputs
 		res.Compare, res.compared = cmp, [2]string{a, b}
 	}
+	step()
 	if len(set.Runs) >= 3 {
 		many, _, err := score.CompareMany(set, set.Runs[0].Run, nil, opt.Score, score.ManyOptions{TestBudget: score.DefaultTestBudget})
 		if err != nil {
@@ -248,5 +296,6 @@ func scoreInto(res *Result, set *itemscore.Set, inputs []dataset.InputInfo, opt 
 		many.Inputs = inputs
 		res.Many = many
 	}
+	step()
 	return nil
 }

@@ -57,10 +57,19 @@ func (p *Page) renderItems() app.UI {
 		}),
 		app.If(pg == nil, func() app.UI { return app.P().Class("muted").Text("loading items…") }),
 		app.If(pg != nil, func() app.UI {
+			// the cards are drawn a few per frame; the count line comes
+			// with the last of them (so "items-count shown" means every
+			// card of the page is there)
+			shown := p.upTo(&p.itemRows, pg, len(pg.Items), itemsChunk, true)
+			count := fmt.Sprintf("%d of %d items match; showing %d–%d",
+				pg.Matches, pg.Total, min(pg.Offset+1, pg.Matches), min(pg.Offset+len(pg.Items), pg.Matches))
 			return app.Div().Body(
-				app.P().Class("muted").Attr("data-test", "items-count").Text(fmt.Sprintf("%d of %d items match; showing %d–%d",
-					pg.Matches, pg.Total, min(pg.Offset+1, pg.Matches), min(pg.Offset+len(pg.Items), pg.Matches))),
-				app.Range(pg.Items).Slice(func(i int) app.UI { return p.renderItem(pg.Items[i]) }),
+				app.If(shown >= len(pg.Items), func() app.UI {
+					return app.P().Class("muted").Attr("data-test", "items-count").Text(count)
+				}).Else(func() app.UI {
+					return app.P().Class("muted pending").Attr("data-drawing", "true").Text(count + " (drawing…)")
+				}),
+				app.Range(pg.Items[:shown]).Slice(func(i int) app.UI { return p.renderItem(pg.Items[i]) }),
 				app.Div().Class("pager").Body(
 					app.Button().Class("button").Disabled(pg.Offset == 0).Text("← previous").OnClick(func(ctx app.Context, e app.Event) {
 						p.iq.Offset = max(p.ipage.Offset-itemsPerPage, 0)
@@ -412,10 +421,10 @@ func (p *Page) renderExport() app.UI {
 		ok        bool
 	}
 	reps := []rep{
-		{"score", "Scores", p.raw["score"] != ""},
-		{"compare", compareLabel(p.comparedRuns()), p.raw["compare"] != ""},
-		{"audit", "Audit", p.raw["audit"] != ""},
-		{"overview", "Overview", p.raw["overview"] != ""},
+		{"score", "Scores", p.has("score")},
+		{"compare", compareLabel(p.comparedRuns()), p.has("compare")},
+		{"audit", "Audit", p.has("audit")},
+		{"overview", "Overview", p.has("overview")},
 	}
 	return app.Div().Class("export").Body(
 		app.H2().Text("Export"),

@@ -95,8 +95,17 @@ type Page struct {
 	tab   string
 	drag  bool
 
-	raw  map[string]string         // report JSON as the worker sent it
-	reps map[string]*report.Report // decoded on first show
+	// lazy holds the reports as the worker sent them, decoded a few
+	// parts at a time by pump (lazy.go); pumping: a step is scheduled.
+	// final: the load's Result arrived (before it, a report not yet sent
+	// is still being computed; after it, one that is absent has none).
+	lazy    map[string]*lazyReport
+	pumping bool
+	final   bool
+	// findReady: the findings page "ready" waits for arrived
+	findReady bool
+	// rows of the findings page and item cards drawn so far (reveal.go)
+	findRows, itemRows reveal
 
 	fq    wire.FindingQuery
 	fpage *wire.FindingPage
@@ -159,6 +168,7 @@ func (p *Page) OnMount(ctx app.Context) {
 	p.watchHistory()
 	p.startWorker()
 	p.takeEarlyAction()
+	p.warmUp()
 }
 
 // takeEarlyAction loads what the user gave the server-rendered page before
@@ -345,6 +355,16 @@ func (p *Page) onMessage(data app.Value) {
 		payload = v.String()
 	}
 	p.heard = time.Now()
+	if typ != wire.TypeProgress {
+		// a timeline mark per answer ("eval752-piece-validated"), so a
+		// long task can be told apart from the message that caused it
+		// (TestLongTaskProbe logs them with LONGTASK_LOGS=1)
+		mark := "eval752-" + typ
+		if v := data.Get("piece"); v.Type() == app.TypeString {
+			mark += "-" + v.String()
+		}
+		app.Window().Get("performance").Call("mark", mark)
+	}
 	switch typ {
 	case wire.TypeDied:
 		p.died(data.Get("message").String())
@@ -367,25 +387,42 @@ func (p *Page) onMessage(data app.Value) {
 		if json.Unmarshal([]byte(payload), &pr) == nil {
 			p.stage, p.done, p.total = pr.Stage, pr.Done, pr.Total
 		}
+	case wire.TypePiece:
+		if id != p.evalID || p.status != StatusLoading {
+			return
+		}
+		if !p.takeHeader(payload) {
+			return
+		}
+		for _, k := range wire.Reports {
+			p.setReport(k, data)
+		}
+		if v := data.Get("findings"); v.Type() == app.TypeString && p.pending == nil {
+			// the first findings page, shown while scoring goes on
+			var pg wire.FindingPage
+			if json.Unmarshal([]byte(v.String()), &pg) == nil {
+				p.fpage = &pg
+			}
+		}
+		if data.Get("piece").String() == "validated" {
+			p.stage, p.done, p.total = "score", 0, 0
+		}
+		p.pump()
 	case wire.TypeResult:
 		if id != p.evalID {
 			return
 		}
-		var r wire.Result
-		if err := json.Unmarshal([]byte(payload), &r); err != nil {
-			p.status, p.errMsg = StatusError, "reading the result: "+err.Error()
+		if !p.takeHeader(payload) {
 			return
 		}
 		if v := data.Get("meta"); v.Type() == app.TypeString {
 			json.Unmarshal([]byte(v.String()), &p.meta)
 		}
-		p.res = &r
 		p.working = false
-		p.raw, p.reps = map[string]string{}, map[string]*report.Report{}
+		p.final = true
+		p.stage = "draw"
 		for _, k := range wire.Reports {
-			if v := data.Get(k); v.Type() == app.TypeString {
-				p.raw[k] = v.String()
-			}
+			p.setReport(k, data)
 		}
 		if p.tab == "" || p.tab == "formats" {
 			p.tab = "overview"
@@ -397,12 +434,14 @@ func (p *Page) onMessage(data app.Value) {
 			s.View = p.tab
 			p.setState(s)
 		}
-		// "ready" waits for the first findings page: a test (or a user)
-		// reading the page at "ready" sees the findings rows too.
+		// "ready" waits for the first findings page and for the shown
+		// reports to be drawn: a test (or a user) reading the page at
+		// "ready" sees the findings rows and every score cell too.
 		p.readyFind = p.requestFindings()
 		if p.meta.Items > 0 {
 			p.requestItems()
 		}
+		p.pump()
 	case wire.TypeError:
 		msg := data.Get("message").String()
 		if id == p.evalID && p.status == StatusLoading {
@@ -435,12 +474,15 @@ func (p *Page) onMessage(data app.Value) {
 		}
 		p.markReady(id)
 	case wire.TypeCompare:
-		if id != p.cmpBusy || p.raw == nil {
+		if id != p.cmpBusy || p.lazy == nil {
 			return // an answer for an earlier pick or load
 		}
 		p.cmpBusy = 0
-		p.raw["compare"] = payload
-		delete(p.reps, "compare")
+		data.Set("compare", payload)
+		data.Set("compare"+wire.SectionsSuffix, data.Get("parts"))
+		data.Set("compare"+wire.OffsetsSuffix, data.Get("offsets"))
+		p.setReport("compare", data)
+		p.pump()
 	case wire.TypeItems:
 		var pg wire.ItemPage
 		if json.Unmarshal([]byte(payload), &pg) == nil {
@@ -590,7 +632,8 @@ func (p *Page) clearResult() {
 	p.res, p.win, p.ipage, p.sel, p.fpage = nil, nil, nil, nil, nil
 	p.pickFinding = -1
 	p.rawItem, p.rawWin, p.rawFinds = "", nil, nil
-	p.raw, p.reps = nil, nil
+	p.lazy, p.final, p.findReady = nil, false, false
+	p.findRows, p.itemRows = reveal{}, reveal{}
 	p.meta = wire.ResultMeta{}
 	p.fq = wire.FindingQuery{}
 	p.iq = wire.ItemQuery{}
@@ -725,34 +768,34 @@ func (p *Page) setTab(id string) app.EventHandler {
 		if id == "items" && p.ipage == nil && p.meta.Items > 0 {
 			p.requestItems()
 		}
+		p.pump() // the reports this tab shows
 	}
 }
 
-// report returns the decoded report kind ("score", …), nil when the
-// result has none. Decoding happens on first use, so opening a tab costs
-// what that tab shows and nothing else.
+// report returns the report kind ("score", …) as decoded so far (the pump
+// decodes it a few parts at a time), nil when the result has none or
+// its head is not decoded yet.
 func (p *Page) report(kind string) *report.Report {
-	if r, ok := p.reps[kind]; ok {
-		return r
+	if l := p.lazy[kind]; l != nil {
+		return l.rep
 	}
-	raw, ok := p.raw[kind]
-	if !ok || p.reps == nil {
-		return nil
+	return nil
+}
+
+// takeHeader keeps the result header a piece or the result carries
+// (inputs, counts, runs); false after showing why it could not be read.
+func (p *Page) takeHeader(payload string) bool {
+	var r wire.Result
+	if err := json.Unmarshal([]byte(payload), &r); err != nil {
+		p.working = false
+		p.status, p.errMsg = StatusError, "reading the result: "+err.Error()
+		return false
 	}
-	var r report.Report
-	if err := json.Unmarshal([]byte(raw), &r); err != nil {
-		p.notice = "reading the " + kind + " report: " + err.Error()
-		p.reps[kind] = nil
-		return nil
+	p.res = &r
+	if p.lazy == nil {
+		p.lazy = map[string]*lazyReport{}
 	}
-	if kind == "overview" {
-		// the page lists the files itself (with their hooks); keep the
-		// report's counts only
-		r.Sections = slices.DeleteFunc(r.Sections, func(s report.Section) bool { return s.ID == "inputs" })
-		r.Title = "Items per split, modality and type"
-	}
-	p.reps[kind] = &r
-	return &r
+	return true
 }
 
 func (p *Page) requestFindings() int {
@@ -770,8 +813,50 @@ func (p *Page) markReady(id int) {
 		return
 	}
 	p.readyFind = 0
-	p.elapsed = time.Since(p.started)
-	p.status = StatusReady
+	p.findReady = true
+	p.pump()
+}
+
+// maybeReady turns the status to "ready" once the findings page arrived
+// and the reports always shown (overview, scores) are decoded — after one
+// more frame, so that what was decoded last is drawn too.
+func (p *Page) maybeReady() {
+	if !p.findReady || !p.drawn("overview") || !p.drawn("score") ||
+		(p.fpage != nil && !p.findRows.revealed(len(p.fpage.Findings))) {
+		return
+	}
+	p.findReady = false
+	p.whenDrawn(func() {
+		if p.status != StatusLoading || !p.final {
+			return
+		}
+		p.elapsed = time.Since(p.started)
+		p.status = StatusReady
+	})
+}
+
+// drawingSel finds what is still being drawn in the panels "ready" waits
+// for (the overview, the findings page, the scores).
+const drawingSel = `[data-panel=overview] [data-drawing], [data-panel=findings] [data-drawing], [data-panel=scores] [data-drawing]`
+
+// whenDrawn runs fn (then draws the page) once nothing in those panels is
+// still being drawn, checking every pumpPause from a JS timer without
+// redrawing the page in between.
+func (p *Page) whenDrawn(fn func()) {
+	var f app.Func
+	f = app.FuncOf(func(this app.Value, args []app.Value) any {
+		f.Release()
+		if !p.mounted {
+			return nil
+		}
+		if app.Window().Get("document").Call("querySelector", drawingSel).Truthy() {
+			p.whenDrawn(fn)
+			return nil
+		}
+		p.ctx.Dispatch(func(ctx app.Context) { fn() })
+		return nil
+	})
+	app.Window().Call("setTimeout", f, pumpPause.Milliseconds())
 }
 
 // compareRuns asks the worker for the comparison of the runs in p.cmp.

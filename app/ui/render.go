@@ -22,6 +22,9 @@ func (p *Page) Render() app.UI {
 	if p.mounted {
 		p.ctx.Defer(p.syncStatus)
 		p.ctx.Defer(p.syncHash)
+		// decode what the open tab shows (a tab opened by a click, a
+		// link or the history): a no-op when it is decoded
+		p.ctx.Defer(func(app.Context) { p.pump() })
 	}
 	root := app.Div().Class("app").
 		OnDragOver(p.onDragOver).
@@ -118,9 +121,9 @@ func (p *Page) renderLoad(status string) app.UI {
 				Attr("data-loads", p.loads).Text(p.statusLabel(status)),
 			app.If(busy, func() app.UI {
 				return app.Span().Class("progress").Body(
-					app.Span().Class("stage").Attr("data-test", "stage").Text(stageLabel(p.stage)),
+					app.Span().Class("stage").Attr("data-test", "stage").Attr("data-stage", p.stage).Text(stageLabel(p.stage)),
 					p.progressBar(),
-					app.Span().Class("bytes").Text(progressText(p.done, p.total)),
+					app.Span().Class("bytes").Attr("data-test", "progress-text").Text(p.progressText()),
 					app.Button().Class("button small").Attr("data-test", "cancel").Text("Cancel").OnClick(p.cancel),
 				)
 			}),
@@ -143,14 +146,43 @@ func (p *Page) renderLoad(status string) app.UI {
 
 func (p *Page) progressBar() app.UI {
 	bar := app.Progress().Class("bar")
-	// bytes are counted while reading; validating and scoring have no
-	// measure of their own, so the bar is indeterminate then (not a
-	// full bar that looks stuck); so it is once every byte is read while
-	// the stage is still "read" (the files are parsed as they are read)
-	if p.total > 0 && (p.stage == "read" || p.stage == "") && p.done < p.total {
-		bar = bar.Max(p.total).Value(p.done)
+	// every phase has its own measure (bytes read; rule passes, scoring
+	// and audit steps done; report sections drawn): the bar shows that
+	// phase's fraction, and is indeterminate only before the first measure
+	// of a phase arrives (never a full bar that looks stuck)
+	done, total := p.progress()
+	if total > 0 && done < total {
+		bar = bar.Max(total).Value(done)
 	}
 	return bar
+}
+
+// progress is the current phase's fraction: what the worker told, or,
+// once the result is in, the shown reports' parts decoded of all.
+func (p *Page) progress() (done, total int64) {
+	if p.stage != "draw" {
+		return p.done, p.total
+	}
+	for _, k := range p.wanted() {
+		if l := p.lazy[k]; l != nil {
+			done += int64(l.next)
+			total += int64(l.nsecs)
+		}
+	}
+	return done, total
+}
+
+// progressText is the fraction in the phase's unit.
+func (p *Page) progressText() string {
+	done, total := p.progress()
+	if total <= 0 {
+		return ""
+	}
+	unit := map[string]string{"validate": "rule passes", "score": "scoring steps", "audit": "audit steps", "draw": "report parts"}[p.stage]
+	if unit == "" {
+		return fmt.Sprintf("%s / %s", humanBytes(done), humanBytes(total))
+	}
+	return fmt.Sprintf("%d of %d %s", done, total, unit)
 }
 
 // statusLabel is the status in words ("ready — 0 errors, 2 warnings"); the
@@ -200,6 +232,9 @@ func stageLabel(stage string) string {
 	if stage == "" {
 		stage = "read"
 	}
+	if stage == "draw" {
+		return "drawing the results"
+	}
 	const fetches = 2 // the first stages: a fetch before the work, not counted
 	for i, st := range stages {
 		if st.id == stage {
@@ -210,13 +245,6 @@ func stageLabel(stage string) string {
 		}
 	}
 	return stage
-}
-
-func progressText(done, total int64) string {
-	if total <= 0 {
-		return ""
-	}
-	return fmt.Sprintf("%s / %s", humanBytes(done), humanBytes(total))
 }
 
 func humanBytes(n int64) string {
@@ -241,6 +269,15 @@ func joinNames(ns []string) string {
 	return fmt.Sprintf("%s and %d more", ns[0], len(ns)-1)
 }
 
+// known is n, or "…" while the worker is still computing it (the runs
+// come with the scores, the items with the final result).
+func (p *Page) known(n int, ok bool) string {
+	if !ok {
+		return "…"
+	}
+	return strconv.Itoa(n)
+}
+
 func (p *Page) renderSummary() app.UI {
 	c := p.res.Counts
 	verdict, cls := "passes validation", "ok"
@@ -257,11 +294,11 @@ func (p *Page) renderSummary() app.UI {
 			app.Span().Class("stat-l").Text("files read"),
 		),
 		app.Div().Class("stat").Body(
-			app.Span().Class("stat-n").Text(strconv.Itoa(len(p.res.Runs))),
+			app.Span().Class("stat-n").Text(p.known(len(p.res.Runs), p.has("score") || p.final)),
 			app.Span().Class("stat-l").Text("runs"),
 		),
 		app.Div().Class("stat").Body(
-			app.Span().Class("stat-n").Text(strconv.Itoa(p.meta.Items)),
+			app.Span().Class("stat-n").Text(p.known(p.meta.Items, p.final)),
 			app.Span().Class("stat-l").Text(map[bool]string{true: "scored items", false: "items"}[len(p.res.Runs) > 0]),
 		),
 	)
@@ -333,12 +370,22 @@ func (p *Page) renderView() app.UI {
 	case "compare":
 		lazy = app.Div().Body(
 			p.renderComparePicker(),
-			p.reportOrEmpty("compare", p.report("compare"), "A comparison needs two runs of the same items; these inputs have "+strconv.Itoa(len(p.res.Runs))+"."),
+			p.reportPanel("compare", "A comparison needs two runs of the same items; these inputs have "+strconv.Itoa(len(p.res.Runs))+"."),
 			// three runs or more: every run against the first, Holm-adjusted
-			app.If(p.raw["many"] != "", func() app.UI { return p.reportOrEmpty("many", p.report("many"), "") }),
+			app.If(p.has("many"), func() app.UI { return p.reportFor("many", "") }),
 		)
 	case "audit":
 		audit := p.report("audit")
+		var view app.UI
+		switch {
+		case p.has("audit") && audit != nil:
+			l := p.lazy["audit"]
+			view = &reportView{Kind: "audit", Rep: audit, N: len(audit.Sections), Done: l.complete(), Unchecked: p.unchecked()}
+		case p.has("audit") || !p.final:
+			view = p.pendingNote("audit")
+		default:
+			view = &reportView{Kind: "audit", Empty: "Nothing to audit in these inputs."}
+		}
 		lazy = app.Div().Body(
 			app.If(audit != nil, func() app.UI {
 				return app.Div().Class("actions").Body(
@@ -346,8 +393,8 @@ func (p *Page) renderView() app.UI {
 					app.Span().Class("muted").Text(" The audit's own checks (refusal audit, leakage) are counted here and by `eval752 audit`, not in the validation summary above."),
 				)
 			}),
-			p.renderReviewQueue(audit),
-			&reportView{Kind: "audit", Rep: audit, Empty: "Nothing to audit in these inputs.", Unchecked: p.unchecked()},
+			app.If(p.drawn("audit"), func() app.UI { return p.renderReviewQueue(audit) }),
+			view,
 		)
 	case "items":
 		lazy = p.renderItems()
@@ -358,10 +405,20 @@ func (p *Page) renderView() app.UI {
 	}
 	return app.Div().Class("panels").Body(
 		panel("overview", p.renderOverview()),
-		panel("findings", p.renderFindings()),
-		panel("scores", p.reportOrEmpty("score", p.report("score"), "Nothing to score: the inputs hold no results, predictions or TREC run.")),
+		panel("findings", p.findingsPanel()),
+		panel("scores", p.reportPanel("score", "Nothing to score: the inputs hold no results, predictions or TREC run.")),
 		app.Div().Class("panel").Attr("data-panel", "lazy").Hidden(lazy == nil).Body(lazy),
 	)
+}
+
+// reportPanel is the report kind as decoded so far; while the load runs
+// and the worker has not sent it yet, what the core is doing for it; after
+// the load, empty when the result has none.
+func (p *Page) reportPanel(kind, empty string) app.UI {
+	if !p.has(kind) && !p.final {
+		return p.pendingNote(kind)
+	}
+	return p.reportFor(kind, empty)
 }
 
 // unchecked is uncheckedRules for the loaded inputs' formats.

@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
@@ -15,25 +16,20 @@ import (
 	"eval752/app/report"
 )
 
-// reportOrEmpty renders r, or a short explanation when it is nil.
-func (p *Page) reportOrEmpty(kind string, r *report.Report, empty string) app.UI {
-	return &reportView{Kind: kind, Rep: r, Empty: empty}
-}
-
-// renderReport draws r with its own component.
-func (p *Page) renderReport(kind string, r *report.Report) app.UI {
-	return &reportView{Kind: kind, Rep: r}
-}
-
 // reportView draws one report.Report. It is a component of its own so that
 // the page's frequent renders (progress, tab switches, findings pages) cost
 // one field comparison for it instead of a walk over thousands of cells:
-// go-app re-renders a child component only when an exported field changed,
-// and Rep is a pointer that stays the same until the next load.
+// go-app re-renders a child component only when an exported field changed.
+// Rep is a pointer that stays the same until the next load; the page's
+// pump appends decoded sections to it, and N (how many there are now) and
+// Done (all are) change as it does, so the view redraws — each table's
+// HTML is built once and kept (raw), so a redraw costs the new sections.
 type reportView struct {
 	app.Compo
 	Kind  string
 	Rep   *report.Report
+	N     int    // sections of Rep decoded so far
+	Done  bool   // every section is decoded
 	Empty string // shown when Rep is nil
 	// Unchecked (audit): rules the inputs could not exercise, with what to
 	// load (uncheckedRules)
@@ -41,6 +37,27 @@ type reportView struct {
 
 	shown    *report.Report  // the report expanded refers to
 	expanded map[string]bool // long tables the user chose to show whole
+	// raw keeps the HTML of each table (and chart) drawn for shown, by
+	// section, table, rows and picker state
+	raw map[string]string
+	// Tables are drawn a few at a time: each render builds new tables
+	// until budget cells are spent (step: drawCells, halved while building
+	// takes more than twice drawTarget), leaves the rest as "drawing"
+	// placeholders (more) and asks for another render after pumpPause
+	// (drawTimer).
+	ctx       app.Context
+	live      bool // mounted in the browser: ctx is usable
+	step      int
+	budget    int
+	built     time.Duration
+	more      bool
+	drawTimer bool
+	// a long table is drawn with its first rows (firstRows cells' worth)
+	// and the rest appended to its <tbody> by the draw timer: rowsIn is
+	// how many rows of each table (by its key) are in the DOM, jobs the
+	// tables of this render with rows still to append
+	rowsIn map[string]int
+	jobs   []rowJob
 
 	// the picker (Scores, Comparison): only rows of this metric, of this
 	// stratum dimension ("split" for split=dev, split=test, or "all"),
@@ -48,23 +65,147 @@ type reportView struct {
 	pickMetric, pickStratum, pickRun string
 }
 
+// OnMount keeps the component's context for the draw timer.
+func (v *reportView) OnMount(ctx app.Context) { v.ctx, v.live = ctx, true }
+
+// OnDismount stops the draw timer's effect.
+func (v *reportView) OnDismount() { v.live = false }
+
+// drawTarget is how long one render may spend building tables' HTML (the
+// browser then spends several times as long parsing it).
+const drawTarget = 12 * time.Millisecond
+
+// drawCells is how many new figure cells one render draws at most (about
+// 80 KB of HTML: 10–20 ms for the browser to parse on this machine idle).
+const drawCells = 500
+
 func (v *reportView) Render() app.UI {
 	if v.Rep == nil {
 		return app.P().Class("empty").Attr("data-test", "empty-"+v.Kind).Text(v.Empty)
 	}
 	if v.shown != v.Rep {
-		v.shown, v.expanded = v.Rep, nil
+		v.shown, v.expanded, v.raw, v.rowsIn = v.Rep, nil, nil, nil
 		v.pickMetric, v.pickStratum, v.pickRun = "", "", ""
 	}
-	return v.renderReport(v.Kind, v.Rep)
+	if v.step == 0 {
+		v.step = drawCells
+	}
+	v.budget, v.built, v.more, v.jobs = v.step, 0, false, v.jobs[:0]
+	ui := v.renderReport(v.Kind, v.Rep)
+	if v.built > 2*drawTarget {
+		// a slow machine: fewer cells per render (never more: building
+		// the HTML is the cheap part, the browser's parsing of it is
+		// what a render's task mostly spends)
+		v.step = max(v.step/2, 50)
+	}
+	if v.more && !v.drawTimer && v.live {
+		v.drawTimer = true
+		var f app.Func
+		f = app.FuncOf(func(this app.Value, args []app.Value) any {
+			f.Release()
+			if v.live {
+				v.appendRows()
+				v.ctx.Dispatch(func(ctx app.Context) { v.drawTimer = false })
+			}
+			return nil
+		})
+		app.Window().Call("setTimeout", f, pumpPause.Milliseconds())
+	}
+	return ui
+}
+
+// rowJob is a drawn table with rows left to append.
+type rowJob struct {
+	key, kind string
+	t         report.Table
+	rows      [][]report.Cell
+}
+
+// appendRows appends, to the tables of jobs whose first rows are in the
+// DOM, the next rows up to about drawCells cells in all.
+func (v *reportView) appendRows() {
+	budget := drawCells
+	doc := app.Window().Get("document")
+	for _, j := range v.jobs {
+		if budget <= 0 {
+			return
+		}
+		from := v.rowsIn[j.key]
+		if from == 0 || from >= len(j.rows) {
+			continue
+		}
+		tb := doc.Call("querySelector", `[data-tkey="`+esc(j.key)+`"] tbody`)
+		if !tb.Truthy() {
+			continue // not drawn yet
+		}
+		to := from
+		for to < len(j.rows) && budget > 0 {
+			budget -= len(j.rows[to]) + 1
+			to++
+		}
+		tb.Call("insertAdjacentHTML", "beforeend", rowsHTML(j.kind, j.t, j.rows[from:to], v.Unchecked))
+		v.rowsIn[j.key] = to
+	}
+}
+
+// firstRows is how many of rows a table is first drawn with: about
+// drawCells cells.
+func firstRows(rows [][]report.Cell) int {
+	n, cells := 0, 0
+	for n < len(rows) && cells < drawCells {
+		cells += len(rows[n]) + 1
+		n++
+	}
+	return n
+}
+
+// drawn reports whether the table under key may be shown now: it was
+// built before, or the render's budget allows building it (cells of it).
+func (v *reportView) drawable(key string, cells int) bool {
+	if _, ok := v.raw[key]; ok {
+		return true
+	}
+	if v.budget <= 0 {
+		v.more = true
+		return false
+	}
+	v.budget -= cells
+	return true
+}
+
+// timedBuild is build, its time counted in v.built.
+func (v *reportView) timedBuild(build func() string) func() string {
+	return func() string {
+		t0 := time.Now()
+		h := build()
+		v.built += time.Since(t0)
+		return h
+	}
+}
+
+// cached returns the HTML kept under key, building it with build the first
+// time.
+func (v *reportView) cached(key string, build func() string) string {
+	if v.raw == nil {
+		v.raw = map[string]string{}
+	}
+	if h, ok := v.raw[key]; ok {
+		return h
+	}
+	h := build()
+	v.raw[key] = h
+	return h
 }
 
 // renderReport draws any report.Report generically: sections, paragraphs,
 // tables (figures with CI, n/denominator, threshold and flag), bar charts
 // for tables marked Chart, and notes. kind ("score", "compare", "audit",
-// "overview") becomes data-report so tests can tell the reports apart.
+// "overview") becomes data-report so tests can tell the reports apart —
+// once every section is drawn; while sections are still being decoded
+// the article has data-drawing (and data-drawing-report) instead.
 func (v *reportView) renderReport(kind string, r *report.Report) app.UI {
-	return app.Article().Class("report").Attr("data-report", kind).Body(
+	art := app.Article().Class("report")
+	body := []app.UI{
 		app.H2().Text(r.Title),
 		app.If(len(r.Config) > 0, func() app.UI {
 			return app.Details().Class("config").Body(
@@ -79,11 +220,19 @@ func (v *reportView) renderReport(kind string, r *report.Report) app.UI {
 		app.If(navigable(kind), func() app.UI { return chartLegend(r) }),
 		app.Range(r.Sections).Slice(func(i int) app.UI {
 			if navigable(kind) && i > 0 {
-				return v.renderFolded(kind, r.Sections[i])
+				return v.renderFolded(kind, i, r.Sections[i])
 			}
-			return v.renderSection(kind, r.Sections[i])
+			return v.renderSection(kind, i, r.Sections[i])
 		}),
-	)
+	}
+	// drawn whole: every section decoded (Done) and every table built
+	if v.Done && !v.more {
+		art = art.Attr("data-report", kind)
+	} else {
+		art = art.Attr("data-drawing-report", kind).Attr("data-drawing", "true")
+		body = append(body, app.P().Class("muted pending").Attr("data-test", "pending").Attr("data-piece", kind).Text("drawing the report…"))
+	}
+	return art.Body(body...)
 }
 
 // navigable reports whether a report opens on its headline with the other
@@ -110,7 +259,7 @@ func (v *reportView) renderIndex(r *report.Report) app.UI {
 
 // renderFolded is a section beyond the headline: folded (<details>, its
 // tables in the DOM for the automation hooks, not drawn until opened).
-func (v *reportView) renderFolded(kind string, s report.Section) app.UI {
+func (v *reportView) renderFolded(kind string, si int, s report.Section) app.UI {
 	n := 0
 	for _, t := range s.Tables {
 		n += len(t.Rows)
@@ -122,7 +271,7 @@ func (v *reportView) renderFolded(kind string, s report.Section) app.UI {
 	return app.Details().Class("rfold").ID(sectionID(kind, s.ID)).Attr("data-test", "section-fold").Attr("data-sec", s.ID).Open(v.picking()).Body(
 		app.Summary().Body(app.Span().Class("fold-title").Text(title),
 			app.Span().Class("muted").Text(fmt.Sprintf(" · %d tables, %d rows", len(s.Tables), n))),
-		v.renderSection(kind, s),
+		v.renderSection(kind, si, s),
 	)
 }
 
@@ -179,7 +328,7 @@ func chartLegend(r *report.Report) app.UI {
 	return app.Raw(`<div class="legend" data-test="chart-legend" role="note" aria-label="chart legend">` + b.String() + `</div>`)
 }
 
-func (v *reportView) renderSection(kind string, s report.Section) app.UI {
+func (v *reportView) renderSection(kind string, si int, s report.Section) app.UI {
 	banner := ""
 	if kind == "audit" {
 		banner = auditBanner(s.ID, v.Unchecked)
@@ -190,7 +339,7 @@ func (v *reportView) renderSection(kind string, s report.Section) app.UI {
 			return app.P().Class("not-checked").Attr("data-test", "not-checked").Text(banner)
 		}),
 		app.Range(s.Text).Slice(func(i int) app.UI { return app.P().Text(s.Text[i]) }),
-		app.Range(s.Tables).Slice(func(i int) app.UI { return v.renderTable(kind, s.Tables[i]) }),
+		app.Range(s.Tables).Slice(func(i int) app.UI { return v.renderTable(kind, fmt.Sprintf("%d/%d", si, i), s.Tables[i]) }),
 		app.If(len(s.Notes) > 0, func() app.UI {
 			return app.Ul().Class("notes").Body(app.Range(s.Notes).Slice(func(i int) app.UI {
 				return app.Li().Text(s.Notes[i])
@@ -311,8 +460,9 @@ func (v *reportView) picked(t report.Table) report.Table {
 	return out
 }
 
-func (v *reportView) renderTable(kind string, t report.Table) app.UI {
+func (v *reportView) renderTable(kind, at string, t report.Table) app.UI {
 	if navigable(kind) && v.picking() {
+		at += "/pick:" + v.pickMetric + "|" + v.pickStratum + "|" + v.pickRun
 		t = v.picked(t)
 		if len(t.Rows) == 0 {
 			return nil
@@ -325,17 +475,49 @@ func (v *reportView) renderTable(kind string, t report.Table) app.UI {
 		hidden = len(rows) - limit
 		rows = rows[:limit]
 	}
-	return app.Div().Class("rtable").Attr("data-table", t.ID).Body(
+	tkey := fmt.Sprintf("%s/%d", at, len(rows))
+	first := rows[:firstRows(rows)]
+	cells := 1
+	for _, row := range first {
+		cells += len(row)
+	}
+	if !v.drawable(tkey, cells) {
+		// drawn in a later frame
+		return app.Div().Class("rtable pending").Attr("data-drawing", "true").Attr("data-pending-table", t.ID).Body(
+			app.If(t.Title != "", func() app.UI { return app.H4().Text(t.Title) }),
+			app.P().Class("muted").Text("drawing…"),
+		)
+	}
+	if v.rowsIn == nil {
+		v.rowsIn = map[string]int{}
+	}
+	if _, ok := v.rowsIn[tkey]; !ok {
+		v.rowsIn[tkey] = len(first)
+	}
+	div := app.Div().Class("rtable").Attr("data-table", t.ID).Attr("data-tkey", tkey)
+	if v.rowsIn[tkey] < len(rows) {
+		// rows still to append (the draw timer does)
+		v.jobs = append(v.jobs, rowJob{key: tkey, kind: kind, t: t, rows: rows})
+		v.more = true
+		div = div.Attr("data-drawing", "true")
+	}
+	return div.Body(
 		app.If(t.Title != "", func() app.UI { return app.H4().Text(t.Title) }),
-		app.If(t.Chart, func() app.UI { return app.Raw(chartSVG(t, false)) }),
+		app.If(t.Chart, func() app.UI {
+			return app.Raw(v.cached(at+"/chart", v.timedBuild(func() string { return chartSVG(t, false) })))
+		}),
 		// a narrow drawing (labels above the bars) for small screens:
 		// the wide one scaled to 390 px would print 4 px text
-		app.If(t.Chart, func() app.UI { return app.Raw(chartSVG(t, true)) }),
-		app.If(kind == "audit" && t.ID == "refusal-distribution", func() app.UI {
-			th, ok := v.configNumber("refusal_threshold")
-			return app.Raw(refusalPlot(t, th, ok))
+		app.If(t.Chart, func() app.UI {
+			return app.Raw(v.cached(at+"/narrow", v.timedBuild(func() string { return chartSVG(t, true) })))
 		}),
-		app.Raw(tableHTML(kind, t, rows, v.Unchecked)),
+		app.If(kind == "audit" && t.ID == "refusal-distribution", func() app.UI {
+			return app.Raw(v.cached(at+"/plot", v.timedBuild(func() string {
+				th, ok := v.configNumber("refusal_threshold")
+				return refusalPlot(t, th, ok)
+			})))
+		}),
+		app.Raw(v.cached(tkey, v.timedBuild(func() string { return tableHTML(kind, t, first, v.Unchecked) }))),
 		app.If(hidden > 0, func() app.UI {
 			return app.Button().Class("button small").Attr("data-test", "show-all-rows").Attr("data-key", key).
 				Text(fmt.Sprintf("show all %d rows (%d more)", len(t.Rows), hidden)).
@@ -396,6 +578,19 @@ func tableHTML(kind string, t report.Table, rows [][]report.Cell, unchecked map[
 		}
 	}
 	b.WriteString(`</tr></thead><tbody>`)
+	writeRows(&b, kind, t, rows, unchecked)
+	b.WriteString(`</tbody></table></div>`)
+	return b.String()
+}
+
+// rowsHTML is the <tr> elements of rows of t (appended to a drawn table).
+func rowsHTML(kind string, t report.Table, rows [][]report.Cell, unchecked map[string]string) string {
+	var b strings.Builder
+	writeRows(&b, kind, t, rows, unchecked)
+	return b.String()
+}
+
+func writeRows(b *strings.Builder, kind string, t report.Table, rows [][]report.Cell, unchecked map[string]string) {
 	for _, row := range rows {
 		b.WriteString(`<tr>`)
 		label := "" // the row's label: tells apart rows of one metric (p50 / p95, sum / mean)
@@ -409,7 +604,7 @@ func tableHTML(kind string, t report.Table, rows [][]report.Cell, unchecked map[
 			if t.Columns[j].Key == "item" && c.Metric == "" && c.Value == nil && c.Text != "" && itemTables[t.ID] {
 				// an item of the comparison or the audit: a link to it
 				// in the Items view (a state hash, see urlstate.go)
-				fmt.Fprintf(&b, `<td><a class="item-link" data-test="item-link" href="%s">%s</a></td>`, esc(itemHref(c.Text)), esc(c.Text))
+				fmt.Fprintf(b, `<td><a class="item-link" data-test="item-link" href="%s">%s</a></td>`, esc(itemHref(c.Text)), esc(c.Text))
 				continue
 			}
 			if note := unchecked[label]; note != "" && kind == "audit" && t.Columns[j].Key == "count" && c.Value != nil && *c.Value == 0 {
@@ -417,15 +612,13 @@ func tableHTML(kind string, t report.Table, rows [][]report.Cell, unchecked map[
 				var cell strings.Builder
 				writeCell(&cell, kind, t.ID, t.Columns[j].Key, label, c, j == 0)
 				b.WriteString(strings.TrimSuffix(cell.String(), "</td>"))
-				fmt.Fprintf(&b, `<span class="badge unchecked" data-test="not-checked" data-code="%s">%s</span></td>`, esc(label), esc(note))
+				fmt.Fprintf(b, `<span class="badge unchecked" data-test="not-checked" data-code="%s">%s</span></td>`, esc(label), esc(note))
 				continue
 			}
-			writeCell(&b, kind, t.ID, t.Columns[j].Key, label, c, j == 0)
+			writeCell(b, kind, t.ID, t.Columns[j].Key, label, c, j == 0)
 		}
 		b.WriteString(`</tr>`)
 	}
-	b.WriteString(`</tbody></table></div>`)
-	return b.String()
 }
 
 var esc = html.EscapeString

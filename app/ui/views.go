@@ -61,12 +61,7 @@ func (p *Page) renderOverview() app.UI {
 				)),
 			)
 		}),
-		app.If(p.raw["overview"] != "", func() app.UI {
-			if ov := p.report("overview"); ov != nil {
-				return p.renderReport("overview", ov)
-			}
-			return nil
-		}),
+		app.If(p.has("overview"), func() app.UI { return p.reportFor("overview", "") }),
 	)
 }
 
@@ -92,8 +87,13 @@ func (p *Page) renderFindings() app.UI {
 		return app.P().Class("muted").Text("loading findings…")
 	}
 	shown := pg.Findings
+	shown = shown[:p.upTo(&p.findRows, pg, len(shown), findingsChunk, false)]
 	sel := p.sel
-	return app.Div().Class("findings").Body(
+	list := app.Div().Class("findings")
+	if len(shown) < len(pg.Findings) {
+		list = list.Attr("data-drawing", "true")
+	}
+	return list.Body(
 		app.Div().Class("filters").Attr("role", "group").Attr("aria-label", "filter findings").Body(
 			selectBox("f-sev", "severity", p.fq.Severity, []string{"error", "warning", "info"}, func(v string) { p.fq.Severity = v; p.refilter() }),
 			selectBox("f-code", "rule", p.fq.Code, pg.Codes, func(v string) { p.fq.Code = v; p.refilter() }),
@@ -150,15 +150,15 @@ func (p *Page) renderFindings() app.UI {
 			)),
 			app.If(sel != nil, func() app.UI { return p.renderFindingDetail(*sel) }),
 		),
-		app.If(pg.Matches > len(shown), func() app.UI {
+		app.If(pg.Matches > len(pg.Findings), func() app.UI {
 			return app.Div().Class("pager").Body(
 				app.Button().Class("button").Disabled(pg.Offset == 0).Text("← previous").OnClick(func(ctx app.Context, e app.Event) {
 					p.fq.Offset = max(p.fpage.Offset-findingsPage, 0)
 					p.sel, p.win = nil, nil
 					p.requestFindings()
 				}),
-				app.Span().Class("muted").Text(fmt.Sprintf("%d–%d of %d", pg.Offset+1, pg.Offset+len(shown), pg.Matches)),
-				app.Button().Class("button").Disabled(pg.Offset+len(shown) >= pg.Matches).Text("next →").OnClick(func(ctx app.Context, e app.Event) {
+				app.Span().Class("muted").Text(fmt.Sprintf("%d–%d of %d", pg.Offset+1, pg.Offset+len(pg.Findings), pg.Matches)),
+				app.Button().Class("button").Disabled(pg.Offset+len(pg.Findings) >= pg.Matches).Text("next →").OnClick(func(ctx app.Context, e app.Event) {
 					p.fq.Offset = p.fpage.Offset + findingsPage
 					p.sel, p.win = nil, nil
 					p.requestFindings()

@@ -51,6 +51,33 @@ func post(m map[string]any) {
 	js.Global().Call("postMessage", m)
 }
 
+// postMoving posts m handing over the ArrayBuffers of transfer (no copy:
+// the page receives them without the cost of cloning megabytes).
+func postMoving(m map[string]any, transfer []any) {
+	js.Global().Call("postMessage", m, transfer)
+}
+
+// packParts puts a split report's parts into one byte array (a
+// Uint8Array whose buffer is transferred) and their offsets (JSON: part i
+// is bytes offsets[i]..offsets[i+1]).
+func packParts(parts []string) (js.Value, string) {
+	n := 0
+	offs := make([]int, 0, len(parts)+1)
+	for _, p := range parts {
+		offs = append(offs, n)
+		n += len(p)
+	}
+	offs = append(offs, n)
+	buf := make([]byte, 0, n)
+	for _, p := range parts {
+		buf = append(buf, p...)
+	}
+	u8 := js.Global().Get("Uint8Array").New(n)
+	js.CopyBytesToJS(u8, buf)
+	o, _ := json.Marshal(offs)
+	return u8, string(o)
+}
+
 func postErr(id int, format string, a ...any) {
 	post(map[string]any{"type": wire.TypeError, "id": id, "message": fmt.Sprintf(format, a...)})
 }
@@ -140,7 +167,17 @@ func (w *worker) handle(msg js.Value) {
 		}
 		// exports now give this comparison; the page gets it without items
 		slim, _ := workside.Slim(&engine.Result{Compare: w.result.Compare})
-		postJSON(wire.TypeCompare, id, slim.Compare)
+		if slim.Compare == nil {
+			postErr(id, "no comparison of %s and %s", req.A, req.B)
+			return
+		}
+		head, secs, err := wire.SplitReport(slim.Compare)
+		if err != nil {
+			postErr(id, "encoding the comparison: %v", err)
+			return
+		}
+		u8, offs := packParts(secs)
+		postMoving(map[string]any{"type": wire.TypeCompare, "id": id, "json": head, "parts": u8, "offsets": offs}, []any{u8.Get("buffer")})
 	default:
 		postErr(id, "unknown message type %q", typ)
 	}
@@ -161,13 +198,20 @@ func (w *worker) evaluate(id int, files, names js.Value, limit int64) {
 	var total int64
 	var read int64
 	lastPost := time.Time{}
+	// the phase and its fraction: bytes read of total while reading, steps
+	// done of total in the later phases (engine.Evaluate tells them)
 	stage := "read"
+	var done, of int64
 	tell := func(force bool) {
 		if !force && time.Since(lastPost) < 50*time.Millisecond {
 			return
 		}
 		lastPost = time.Now()
-		b, _ := json.Marshal(dataset.Progress{Stage: stage, Done: min(read, total), Total: total})
+		pr := dataset.Progress{Stage: stage, Done: done, Total: of}
+		if stage == "read" {
+			pr.Done, pr.Total = min(read, total), total
+		}
+		b, _ := json.Marshal(pr)
 		post(map[string]any{"type": wire.TypeProgress, "id": id, "json": string(b)})
 	}
 	onRead := func(n int64) {
@@ -211,12 +255,46 @@ func (w *worker) evaluate(id int, files, names js.Value, limit int64) {
 		postErr(id, "%s", msg)
 		return
 	}
-	res, err := engine.Evaluate(context.Background(), w.inputs, engine.DefaultOptions(), func(p dataset.Progress) {
-		if p.Stage != "" && p.Stage != stage {
-			stage = p.Stage
-			tell(true)
+	opt := engine.DefaultOptions()
+	// The result crosses in pieces as the engine finishes them: overview
+	// and the first findings page once validation is done, the score
+	// reports once scoring is, the audit with the final result. Each
+	// report travels as its head and one JSON string per section, which
+	// the page decodes one per frame (no single long task on the UI
+	// thread).
+	sent := map[string]bool{}
+	failed := false
+	opt.Piece = func(piece string, res *engine.Result) {
+		if failed {
+			return
 		}
+		msg := map[string]any{"type": wire.TypePiece, "id": id, "piece": piece}
+		if piece == engine.PieceValidated {
+			page := wire.FindingsPage(res.Findings, wire.FindingQuery{Limit: wire.FirstFindings})
+			b, _ := json.Marshal(page)
+			msg["findings"] = string(b)
+		}
+		if err := w.postReports(msg, res, sent); err != nil {
+			failed = true
+			postErr(id, "%v", err)
+			return
+		}
+		postMoving(msg, transfers(msg))
+	}
+	res, err := engine.Evaluate(context.Background(), w.inputs, opt, func(p dataset.Progress) {
+		if p.Stage == "" {
+			return
+		}
+		changed := p.Stage != stage
+		stage = p.Stage
+		if stage != "read" {
+			done, of = p.Done, p.Total
+		}
+		tell(changed || (of > 0 && done == of))
 	})
+	if failed {
+		return
+	}
 	// an *engine.InternalError (a panic, netted) comes with a result that
 	// holds its internal.error finding: shown like any other finding
 	if _, netted := engine.AsInternal(err); err != nil && !netted {
@@ -224,33 +302,58 @@ func (w *worker) evaluate(id int, files, names js.Value, limit int64) {
 		return
 	}
 	w.result = res
-	slim, items := workside.Slim(res)
+	_, items := workside.Slim(res)
 	w.items = items
-	// The header (inputs, counts, runs) crosses now; findings are paged on
-	// request and each report travels as its own JSON string that the page
-	// decodes only when it shows it, so no single task on the UI thread
-	// decodes megabytes.
+	// The header (inputs, counts, runs) and the reports not sent in a
+	// piece cross now; findings are paged on request.
 	msg := map[string]any{"type": wire.TypeResult, "id": id}
+	if err := w.postReports(msg, res, sent); err != nil {
+		postErr(id, "%v", err)
+		return
+	}
+	meta, _ := json.Marshal(wire.ResultMeta{Items: len(items), Millis: time.Since(start).Milliseconds(), InBytes: total})
+	msg["meta"] = string(meta)
+	postMoving(msg, transfers(msg))
+}
+
+// transfers lists the buffers of the reports' parts in msg.
+func transfers(msg map[string]any) []any {
+	var t []any
+	for _, k := range wire.Reports {
+		if v, ok := msg[k+wire.SectionsSuffix].(js.Value); ok {
+			t = append(t, v.Get("buffer"))
+		}
+	}
+	return t
+}
+
+// postReports puts into msg the result's header (json: inputs, counts,
+// runs; no findings, no reports) and every report of res not yet in sent,
+// each split by wire.SplitReport (its items stay in the worker).
+func (w *worker) postReports(msg map[string]any, res *engine.Result, sent map[string]bool) error {
+	slim, _ := workside.Slim(res)
 	reps := map[string]*report.Report{"overview": slim.Overview, "score": slim.Score, "compare": slim.Compare, "many": slim.Many, "audit": slim.Audit}
 	for _, k := range wire.Reports {
-		if r := reps[k]; r != nil {
-			b, err := json.Marshal(r)
-			if err != nil {
-				postErr(id, "encoding the %s report: %v", k, err)
-				return
-			}
-			msg[k] = string(b)
+		r := reps[k]
+		if r == nil || sent[k] {
+			continue
 		}
+		head, secs, err := wire.SplitReport(r)
+		if err != nil {
+			return fmt.Errorf("encoding the %s report: %v", k, err)
+		}
+		u8, offs := packParts(secs)
+		msg[k] = head
+		msg[k+wire.SectionsSuffix] = u8
+		msg[k+wire.OffsetsSuffix] = offs
+		sent[k] = true
 	}
 	slim.Overview, slim.Score, slim.Compare, slim.Many, slim.Audit = nil, nil, nil, nil, nil
 	slim.Findings = nil
 	b, err := json.Marshal(slim)
 	if err != nil {
-		postErr(id, "encoding the result: %v", err)
-		return
+		return fmt.Errorf("encoding the result: %v", err)
 	}
 	msg["json"] = string(b)
-	meta, _ := json.Marshal(wire.ResultMeta{Items: len(items), Millis: time.Since(start).Milliseconds(), InBytes: total})
-	msg["meta"] = string(meta)
-	post(msg)
+	return nil
 }

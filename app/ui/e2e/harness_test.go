@@ -596,9 +596,13 @@ func sortCells(c []cellKey) {
 // cells (other numbers).
 func (b *browser) pageCells(kind string) []cellKey {
 	b.t.Helper()
-	// Long tables show their first rows only: expand them all first.
+	// Reports are drawn a few tables (and rows) per frame: wait until
+	// nothing is left to draw. Long tables show their first rows only:
+	// expand them all, and wait for those rows too.
+	b.waitJS(`!document.querySelector('[data-drawing]')`, 60*time.Second)
 	eval[bool](b, `(document.querySelectorAll('[data-test=show-all-rows]').forEach(e => e.click()), true)`)
 	b.waitJS(`!document.querySelector('[data-test=show-all-rows]')`, 20*time.Second)
+	b.waitJS(`!document.querySelector('[data-drawing]')`, 60*time.Second)
 	raw := eval[[]map[string]string](b, `[...document.querySelectorAll('[data-test=metric][data-report=`+kind+`], [data-test=figure][data-report=`+kind+`]')].map(e => ({
 		Table: e.dataset.table, Metric: e.dataset.metric, Stratum: e.dataset.stratum, Run: e.dataset.run, Value: e.dataset.value}))`)
 	out := make([]cellKey, len(raw))
