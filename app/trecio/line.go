@@ -144,9 +144,6 @@ type Layout struct {
 // the ASCII characters strings.Fields splits on.
 var spaceTable = [256]bool{' ': true, '\t': true, '\n': true, '\v': true, '\f': true, '\r': true}
 
-// IsSpace reports whether c is one of C's isspace characters.
-func IsSpace(c byte) bool { return spaceTable[c] }
-
 // splitBytes splits line at C's isspace bytes into f (at most cap(f) fields
 // kept); count is the real number of fields. For an ASCII line it is
 // strings.Fields.

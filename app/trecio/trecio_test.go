@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"testing/iotest"
+	"time"
 )
 
 // TestReaderBlocksAreWholeLines: whatever the block size, the blocks put
@@ -217,5 +219,79 @@ func TestReaderSkipsLongLineUnheld(t *testing.T) {
 	want := "1 ab @0|2 x y @3|line 3 is longer than 20 bytes (≥ 101); skipped @7|4 last @108"
 	if strings.Join(got, "|") != want {
 		t.Errorf("got %q\nwant %q", strings.Join(got, "|"), want)
+	}
+}
+
+// TestReaderLongLineSmallReads: a line longer than the block, read from a
+// reader that gives one byte per Read (a pipe gives at most 64 KiB), is
+// found in linear time. Reading on for the line's end used to search the
+// whole buffer again after every read: for this 1 MiB line that is about
+// 2^20 · 2^19 = 5·10^11 bytes compared (minutes); searching only the bytes
+// read since takes about 2^20 small steps (milliseconds), far inside the
+// 30 s bound even on a loaded machine with -race. Both modes; in Strict the
+// cap (2 MiB) is above the line, so the line is held and passed on whole.
+func TestReaderLongLineSmallReads(t *testing.T) {
+	long := "q Q0 d 1 0.5 " + strings.Repeat("t", 1<<20)
+	in := "a b\n" + long + "\nlast\n"
+	for _, m := range []Mode{Lenient, Strict} {
+		done := make(chan string, 1)
+		go func() {
+			rd := NewReader(iotest.OneByteReader(strings.NewReader(in)), 4096, map[Mode]int64{Lenient: 0, Strict: 2 << 20}[m])
+			var got []string
+			for {
+				b, err := rd.Next(nil)
+				if err == io.EOF {
+					break
+				}
+				if err != nil {
+					done <- err.Error()
+					return
+				}
+				it := b.Lines(m, 2<<20)
+				for {
+					st, ok := it.Next()
+					if !ok {
+						break
+					}
+					if st == Bad {
+						got = append(got, "bad")
+						continue
+					}
+					got = append(got, strconv.Itoa(len(it.Line))+"@"+strconv.FormatInt(it.Offset, 10))
+				}
+			}
+			done <- strings.Join(got, " ")
+		}()
+		// the lines: "a b" (3 bytes at 0), the long line (13 + 2^20 bytes
+		// at 4), "last" (4 bytes at 4 + 13 + 2^20 + 1)
+		want := "3@0 " + strconv.Itoa(len(long)) + "@4 4@" + strconv.Itoa(4+len(long)+1)
+		select {
+		case got := <-done:
+			if got != want {
+				t.Errorf("mode %d: lines %s, want %s", m, got, want)
+			}
+		case <-time.After(30 * time.Second):
+			t.Fatalf("mode %d: a 1 MiB line read one byte at a time took over 30 s (the reader searches the whole line again after every read)", m)
+		}
+	}
+}
+
+// TestReaderLongLineBufferDoubles: the buffer a long line is read into
+// doubles, so it is never more than twice the bytes it holds. Hand-worked:
+// blocks of 4096 bytes and one line of 2^20 bytes + '\n' — the buffer
+// doubles 4096 → … → 2^20 (full, no '\n' yet) → 2^21, which holds the line:
+// 2^21 ≤ 2 · (2^20 + 1). (slices.Grow left append's growth: a 2,203,648
+// byte buffer here, and 119 MiB for a 60 MiB line.)
+func TestReaderLongLineBufferDoubles(t *testing.T) {
+	in := strings.Repeat("x", 1<<20) + "\n"
+	for _, maxLine := range []int64{0, 2 << 20} {
+		rd := NewReader(strings.NewReader(in), 4096, maxLine)
+		b, err := rd.Next(nil)
+		if err != nil || len(b.Data) != len(in) {
+			t.Fatalf("cap %d: block of %d bytes, err %v; want the whole %d-byte line", maxLine, len(b.Data), err, len(in))
+		}
+		if cap(b.Data) != 1<<21 {
+			t.Errorf("cap %d: the line's buffer holds %d bytes; want 2^21 = %d (doubling from 4096)", maxLine, cap(b.Data), 1<<21)
+		}
 	}
 }
