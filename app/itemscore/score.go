@@ -50,7 +50,7 @@ func Score(ds *dataset.Dataset, opt Options) (*Set, error) {
 	}
 	sc.assignQrels(runs)
 
-	set := &Set{Config: opt.config(), Units: []Unit{}, Runs: []RunScores{}, Resolution: []Resolved{}, Ambiguities: []Resolved{}}
+	set := &Set{Config: opt.config(), Units: []Unit{}, Runs: []RunScores{}, Resolution: []Resolved{}, Ambiguities: []Resolved{}, CIs: &stats.Memo{}}
 	// Resolve every gold view first (serially: the caches are plain maps),
 	// then score items in parallel: scoring only reads shared state and
 	// writes its own slot, so the result does not depend on scheduling.

@@ -159,6 +159,9 @@ type view struct {
 	runSeeds map[seedKey][]string
 	seedMu   sync.Mutex
 	metricAt map[string]int
+	// ci remembers the bootstrap intervals resampled (the Set's memo, so a
+	// comparison reuses the score report's; or this view's own).
+	ci *stats.Memo
 }
 
 // Flag bits of view.flag: an item can carry both (one never hides the
@@ -175,7 +178,10 @@ type seedKey struct {
 }
 
 func newView(set *itemscore.Set, opt Options) *view {
-	v := &view{set: set, opt: opt, runSeeds: map[seedKey][]string{}, metricAt: map[string]int{}}
+	v := &view{set: set, opt: opt, runSeeds: map[seedKey][]string{}, metricAt: map[string]int{}, ci: set.CIs}
+	if v.ci == nil {
+		v.ci = &stats.Memo{}
+	}
 	for i := range set.Runs {
 		if len(opt.Runs) == 0 || slices.Contains(opt.Runs, set.Runs[i].Run) {
 			v.runs = append(v.runs, &set.Runs[i])
@@ -516,7 +522,7 @@ func (v *view) stratumMeans(r int, s stratum) []figure {
 		for k, m := range g {
 			cols[k] = gather(v.cols[r][m], idx)
 		}
-		cis := stats.BootstrapMeanCIs(cols, v.opt.Bootstrap, v.opt.Level, v.opt.Seed)
+		cis := v.ci.MeanCIs(cols, v.opt.Bootstrap, v.opt.Level, v.opt.Seed)
 		n := 0
 		for _, i := range idx {
 			if !v.item(r, i).Missing {
@@ -698,13 +704,16 @@ func (rc refusalCounts) sums() (tp, fp, fn int) {
 func (v *view) refusalFigures(rc refusalCounts) [3]figure {
 	p, r, f1 := rc.prf(nil)
 	vals := [3]float64{p, r, f1}
+	// the three ratios of one resample come from the same sums: one pass
+	reps := stats.BootstrapReplicatesK(len(rc.idx), v.opt.Bootstrap, v.opt.Seed, 3, func(idx []int, out []float64) {
+		out[0], out[1], out[2] = rc.prf(idx)
+	})
 	var out [3]figure
 	for k := range out {
-		reps := stats.BootstrapReplicates(len(rc.idx), v.opt.Bootstrap, v.opt.Seed, func(idx []int) float64 {
-			p, r, f1 := rc.prf(idx)
-			return [3]float64{p, r, f1}[k]
-		})
-		lo, hi := stats.PercentileInterval(reps, v.opt.Level)
+		lo, hi := math.NaN(), math.NaN()
+		if reps != nil {
+			lo, hi = stats.PercentileInterval(reps[k], v.opt.Level)
+		}
 		out[k] = figure{Value: vals[k], Lo: lo, Hi: hi, N: rc.n, Denom: len(rc.idx)}
 	}
 	return out

@@ -296,10 +296,10 @@ func (v *view) pairRows() []pairRow {
 	}
 	// Refusal P/R/F1: both runs' indicators on the same units.
 	if v.hasRefusal() {
+		figs := make([][3]pairFig, len(v.strata))
+		parallel(len(v.strata), func(s int) { figs[s] = v.pairRefusal(v.strata[s]) })
 		for k, name := range []string{"refusal.precision", "refusal.recall", "refusal.f1"} {
-			figs := make([]pairFig, len(v.strata))
-			parallel(len(v.strata), func(s int) { figs[s] = v.pairRefusal(v.strata[s], k) })
-			rows = append(rows, pairRow{Label: name, Desc: mustDesc(name), Fig: func(s int) pairFig { return figs[s] }})
+			rows = append(rows, pairRow{Label: name, Desc: mustDesc(name), Fig: func(s int) pairFig { return figs[s][k] }})
 		}
 	}
 	// Cost means.
@@ -367,44 +367,58 @@ func (v *view) pairRows() []pairRow {
 // paired bootstrap interval (unit indices resampled jointly, the percentile
 // recomputed on each side; other strata show the difference only).
 func (v *view) pairQuantileRows(name string, d metrics.Descriptor, colA, colB []float64) []pairRow {
-	var rows []pairRow
-	for _, q := range []struct {
+	qs := []struct {
 		label string
 		p     float64
-	}{{"p50", 0.50}, {"p95", 0.95}} {
-		figs := make([]pairFig, len(v.strata))
-		for s := range v.strata {
-			idx := v.pairedUnits(v.strata[s], colA, colB)
-			a, b := gather(colA, idx), gather(colB, idx)
-			pf := pairFig{Win: -1, Tie: -1, Los: -1}
-			for _, i := range v.strata[s].Idx {
-				if math.IsNaN(colA[i]) != math.IsNaN(colB[i]) {
-					pf.OnlyOne++
-				}
+	}{{"p50", 0.50}, {"p95", 0.95}}
+	figs := make([][]pairFig, len(qs)) // [quantile][stratum]
+	for k := range figs {
+		figs[k] = make([]pairFig, len(v.strata))
+	}
+	for s, st := range v.strata {
+		idx := v.pairedUnits(st, colA, colB)
+		a, b := gather(colA, idx), gather(colB, idx)
+		onlyOne := 0
+		for _, i := range st.Idx {
+			if math.IsNaN(colA[i]) != math.IsNaN(colB[i]) {
+				onlyOne++
 			}
+		}
+		// the interval costs a sort per resample: drawn on all units and
+		// per set, where a verdict is read, not on every stratum; one sort
+		// of each run's resample gives both percentiles
+		var reps [][]float64
+		if len(idx) > 0 && (st.Key == "" || st.Key == "set") {
+			xa, xb := make([]float64, len(idx)), make([]float64, len(idx))
+			reps = stats.BootstrapReplicatesK(len(idx), v.opt.Bootstrap, v.opt.Seed, len(qs), func(sel []int, out []float64) {
+				for t, j := range sel {
+					xa[t], xb[t] = a[j], b[j]
+				}
+				slices.Sort(xa)
+				slices.Sort(xb)
+				for k, q := range qs {
+					out[k] = stats.OrderStat(xb, q.p) - stats.OrderStat(xa, q.p)
+				}
+			})
+		}
+		for k, q := range qs {
+			pf := pairFig{Win: -1, Tie: -1, Los: -1, OnlyOne: onlyOne}
 			qa, qb := stats.Quantile(a, q.p), stats.Quantile(b, q.p)
 			pf.A = figure{Value: qa, Lo: math.NaN(), Hi: math.NaN(), N: len(idx), Denom: len(idx), NoCI: true, Digits: 1}
 			pf.B = figure{Value: qb, Lo: math.NaN(), Hi: math.NaN(), N: len(idx), Denom: len(idx), NoCI: true, Digits: 1}
 			pf.Diff = figure{Value: qb - qa, Lo: math.NaN(), Hi: math.NaN(), N: len(idx), Denom: len(idx), Digits: 1}
-			// the interval costs a sort per resample: drawn on all units
-			// and per set, where a verdict is read, not on every stratum
-			if st := v.strata[s]; len(idx) > 0 && (st.Key == "" || st.Key == "set") {
-				xa, xb := make([]float64, 0, len(idx)), make([]float64, 0, len(idx))
-				reps := stats.BootstrapReplicates(len(idx), v.opt.Bootstrap, v.opt.Seed, func(sel []int) float64 {
-					xa, xb = xa[:0], xb[:0]
-					for _, j := range sel {
-						xa, xb = append(xa, a[j]), append(xb, b[j])
-					}
-					return stats.Quantile(xb, q.p) - stats.Quantile(xa, q.p)
-				})
-				pf.Diff.Lo, pf.Diff.Hi = stats.PercentileInterval(reps, v.opt.Level)
+			if reps != nil {
+				pf.Diff.Lo, pf.Diff.Hi = stats.PercentileInterval(reps[k], v.opt.Level)
 			}
-			figs[s] = pf
+			figs[k][s] = pf
 		}
-		if figs[0].Diff.Denom == 0 {
+	}
+	var rows []pairRow
+	for k, q := range qs {
+		if figs[k][0].Diff.Denom == 0 {
 			continue
 		}
-		rows = append(rows, pairRow{Label: name + " " + q.label, Desc: d, Fig: func(s int) pairFig { return figs[s] }})
+		rows = append(rows, pairRow{Label: name + " " + q.label, Desc: d, Fig: func(s int) pairFig { return figs[k][s] }})
 	}
 	return rows
 }
@@ -498,7 +512,7 @@ func (v *view) pairGroup(s stratum, ds []metrics.Descriptor, colsA, colsB [][]fl
 			}
 			cols = append(cols, a, b, d)
 		}
-		cis := stats.BootstrapMeanCIs(cols, o.Bootstrap, o.Level, o.Seed)
+		cis := v.ci.MeanCIs(cols, o.Bootstrap, o.Level, o.Seed)
 		for j, k := range g {
 			a, b, d := cols[3*j], cols[3*j+1], cols[3*j+2]
 			pf := &out[k]
@@ -527,9 +541,9 @@ func (v *view) pairGroup(s stratum, ds []metrics.Descriptor, colsA, colsB [][]fl
 	return out
 }
 
-// pairRefusal compares refusal precision (k=0), recall (1) or F1 (2) of the
-// two runs on the units of s that both scored, resampling units jointly.
-func (v *view) pairRefusal(s stratum, k int) pairFig {
+// pairRefusal compares refusal precision, recall and F1 (in that order) of
+// the two runs on the units of s that both scored, resampling units jointly.
+func (v *view) pairRefusal(s stratum) [3]pairFig {
 	ra, _ := v.refusal(0, s)
 	rb, _ := v.refusal(1, s)
 	// Keep the units both runs carry indicators for.
@@ -553,19 +567,27 @@ func (v *view) pairRefusal(s stratum, k int) pairFig {
 		}
 	}
 	cb.n = ca.n
-	pick := func(rc refusalCounts, sel []int) float64 {
-		p, r, f := rc.prf(sel)
-		return [3]float64{p, r, f}[k]
-	}
-	fa, fb := v.refusalFigures(ca)[k], v.refusalFigures(cb)[k]
-	pf := pairFig{A: fa, B: fb, OnlyOne: onlyOne}
-	pf.Diff = figure{Value: pick(cb, nil) - pick(ca, nil), N: ca.n, Denom: len(ca.idx)}
-	reps := stats.BootstrapReplicates(len(ca.idx), v.opt.Bootstrap, v.opt.Seed, func(idx []int) float64 {
-		return pick(cb, idx) - pick(ca, idx)
+	fa, fb := v.refusalFigures(ca), v.refusalFigures(cb)
+	pa, qa, f1a := ca.prf(nil)
+	pb, qb, f1b := cb.prf(nil)
+	va, vb := [3]float64{pa, qa, f1a}, [3]float64{pb, qb, f1b}
+	// one pass gives the three differences of each resample
+	reps := stats.BootstrapReplicatesK(len(ca.idx), v.opt.Bootstrap, v.opt.Seed, 3, func(idx []int, out []float64) {
+		pa, qa, f1a := ca.prf(idx)
+		pb, qb, f1b := cb.prf(idx)
+		out[0], out[1], out[2] = pb-pa, qb-qa, f1b-f1a
 	})
-	pf.Diff.Lo, pf.Diff.Hi = stats.PercentileInterval(reps, v.opt.Level)
-	pf.Win, pf.Tie, pf.Los = -1, -1, -1 // not per-item figures
-	return pf
+	var out [3]pairFig
+	for k := range out {
+		pf := pairFig{A: fa[k], B: fb[k], OnlyOne: onlyOne}
+		pf.Diff = figure{Value: vb[k] - va[k], N: ca.n, Denom: len(ca.idx), Lo: math.NaN(), Hi: math.NaN()}
+		if reps != nil {
+			pf.Diff.Lo, pf.Diff.Hi = stats.PercentileInterval(reps[k], v.opt.Level)
+		}
+		pf.Win, pf.Tie, pf.Los = -1, -1, -1 // not per-item figures
+		out[k] = pf
+	}
+	return out
 }
 
 func (v *view) pairTable(g metrics.Group, key string, rows []pairRow, runA, runB string) report.Table {

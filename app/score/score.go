@@ -147,6 +147,7 @@ func (v *view) rowDefs() []rowDef {
 			})
 		}
 	}
+	computed := len(rows) // the rows below compute their figure when asked
 	for _, field := range costFields {
 		if !v.hasCost(field) {
 			continue
@@ -191,7 +192,7 @@ func (v *view) rowDefs() []rowDef {
 			rowDef{Label: field + " (mean)", Desc: d, Fig: func(r, s int) figure {
 				return fig(r, s, func(x []float64, f *figure) {
 					f.Value = stats.Mean(x)
-					f.Lo, f.Hi = stats.BootstrapCI(x, v.opt.Bootstrap, v.opt.Level, v.opt.Seed)
+					f.Lo, f.Hi = v.meanCI(x)
 					if !isInt {
 						f.sigDigits(3)
 					}
@@ -202,14 +203,41 @@ func (v *view) rowDefs() []rowDef {
 			rows = append(rows, rowDef{Label: "cost_usd per 1000 queries", Desc: mustDesc("cost_usd per 1000 queries"), Fig: func(r, s int) figure {
 				return fig(r, s, func(x []float64, f *figure) {
 					f.Value = 1000 * stats.Mean(x)
-					lo, hi := stats.BootstrapCI(x, v.opt.Bootstrap, v.opt.Level, v.opt.Seed)
+					lo, hi := v.meanCI(x)
 					f.Lo, f.Hi = 1000*lo, 1000*hi
 					f.sigDigits(3)
 				})
 			}})
 		}
 	}
-	return append(rows, v.stageRows()...)
+	rows = append(rows, v.stageRows()...)
+	// every table and the summary ask for a row's figures again: compute
+	// each once
+	for k := computed; k < len(rows); k++ {
+		rows[k].Fig = v.once(rows[k].Fig)
+	}
+	return rows
+}
+
+// once returns fig remembering each (run, stratum) figure it computed. The
+// result is not safe for concurrent use.
+func (v *view) once(fig func(r, s int) figure) func(r, s int) figure {
+	ns := len(v.strata)
+	figs := make([]figure, len(v.runs)*ns)
+	done := make([]bool, len(figs))
+	return func(r, s int) figure {
+		j := r*ns + s
+		if !done[j] {
+			figs[j], done[j] = fig(r, s), true
+		}
+		return figs[j]
+	}
+}
+
+// meanCI is stats.BootstrapCI of x with the view's options (and memo).
+func (v *view) meanCI(x []float64) (lo, hi float64) {
+	ci := v.ci.MeanCIs([][]float64{x}, v.opt.Bootstrap, v.opt.Level, v.opt.Seed)
+	return ci[0].Low, ci[0].High
 }
 
 // stageOrder is seed 003 §6.2's order of the pipeline stages; other stage

@@ -83,7 +83,19 @@ func (iv Interval) Contains(v float64) bool { return iv.Low <= v && v <= iv.High
 // one set of item indices that all columns share. Because the index stream
 // depends only on (seed, n, resamples), the interval of a column is the same
 // as BootstrapCI would give for it alone; sharing the draws only saves time.
+//
+// For the same reason a column's interval is a function of its values,
+// resamples, level and seed alone: a column equal (bit for bit) to another
+// of the call takes that interval without resampling again (Memo.MeanCIs
+// also remembers columns across calls).
 func BootstrapMeanCIs(cols [][]float64, resamples int, level float64, seed int64) []Interval {
+	return (*Memo)(nil).MeanCIs(cols, resamples, level, seed)
+}
+
+// MeanCIs is BootstrapMeanCIs that first looks every column up in m and
+// remembers the ones it resampled: the same intervals, bit for bit. A nil m
+// remembers nothing.
+func (m *Memo) MeanCIs(cols [][]float64, resamples int, level float64, seed int64) []Interval {
 	out := make([]Interval, len(cols))
 	nan := Interval{math.NaN(), math.NaN()}
 	if len(cols) == 0 {
@@ -101,83 +113,137 @@ func BootstrapMeanCIs(cols [][]float64, resamples int, level float64, seed int64
 		}
 		return out
 	}
-	// Constant columns need no resampling.
+	// Constant columns need no resampling; a column seen before takes its
+	// interval; equal columns of this call are resampled once (same[j] is
+	// the first of them).
+	key := ciKey{seed: seed, resamples: resamples, level: math.Float64bits(level), n: n}
 	var active []int
+	var hashes []uint64 // of the active columns
+	same := make([]int, len(cols))
+	var first map[uint64][]int // hash → active columns
 	for j, c := range cols {
+		same[j] = j
 		if v, ok := constant(c); ok {
 			out[j] = Interval{v, v}
 			continue
 		}
+		key.hash = hashColumn(c)
+		if iv, ok := m.get(key, c); ok {
+			out[j] = iv
+			continue
+		}
+		if first == nil {
+			first = map[uint64][]int{}
+		}
+		dup := false
+		for _, a := range first[key.hash] {
+			if sameBits(cols[a], c) {
+				same[j], dup = a, true
+				break
+			}
+		}
+		if dup {
+			continue
+		}
+		first[key.hash] = append(first[key.hash], j)
 		active = append(active, j)
+		hashes = append(hashes, key.hash)
 	}
-	if len(active) == 0 {
-		return out
+	if len(active) > 0 {
+		// The active columns are split into contiguous parts resampled on
+		// separate goroutines when the work is large. Every part draws the
+		// same index stream and adds each column's values in the same
+		// order, so the intervals are bit-identical to one part.
+		k := len(active)
+		parts := 1
+		if w := runtime.GOMAXPROCS(0); w > 1 && k > 1 && int64(n)*int64(resamples)*int64(k) >= 1<<24 {
+			parts = min(w, k)
+		}
+		if parts == 1 {
+			bootstrapColumns(cols, active, out, n, resamples, level, seed)
+		} else {
+			var wg sync.WaitGroup
+			for p := range parts {
+				lo, hi := p*k/parts, (p+1)*k/parts
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					bootstrapColumns(cols, active[lo:hi], out, n, resamples, level, seed)
+				}()
+			}
+			wg.Wait()
+		}
+		for a, j := range active {
+			key.hash = hashes[a]
+			m.put(key, cols[j], out[j])
+		}
 	}
-	// The active columns are split into contiguous parts resampled on
-	// separate goroutines when the work is large. Every part draws the same
-	// index stream from its own NewRand(seed) and adds each column's values
-	// in the same order, so the intervals are bit-identical to one part.
-	k := len(active)
-	parts := 1
-	if w := runtime.GOMAXPROCS(0); w > 1 && k > 1 && int64(n)*int64(resamples)*int64(k) >= 1<<24 {
-		parts = min(w, k)
+	for j, a := range same {
+		if a != j {
+			out[j] = out[a]
+		}
 	}
-	var wg sync.WaitGroup
-	for p := range parts {
-		lo, hi := p*k/parts, (p+1)*k/parts
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			bootstrapColumns(cols, active[lo:hi], out[:], n, resamples, level, seed)
-		}()
-	}
-	wg.Wait()
 	return out
 }
 
 // bootstrapColumns resamples the columns cols[j], j in active, and writes
 // their intervals to out[j].
 func bootstrapColumns(cols [][]float64, active []int, out []Interval, n, resamples int, level float64, seed int64) {
-	// Row-major copy of the active columns: the inner loop then adds one
-	// contiguous row per draw, which is what makes 1000 resamples of tens of
-	// thousands of items and dozens of metrics affordable.
 	k := len(active)
-	mat := make([]float64, n*k)
-	for a, j := range active {
-		for i, x := range cols[j] {
-			mat[i*k+a] = x
-		}
-	}
-	reps := make([][]float64, k)
-	for a := range reps {
-		reps[a] = make([]float64, resamples)
-	}
-	sums := make([]float64, k)
+	// reps[a*resamples+b] is replicate b's mean of active column a.
+	reps := make([]float64, k*resamples)
 	d := draws(seed, n, resamples)
 	var r *rand.Rand
+	var idx []int32
 	if d == nil {
 		r = NewRand(seed)
+		idx = make([]int32, n)
 	}
-	for b := 0; b < resamples; b++ {
-		clear(sums)
-		for t := range n {
-			var i int
-			if d != nil {
-				i = int(d[b*n+t])
-			} else {
-				i = r.IntN(n)
+	// row returns replicate b's indices: the shared draws, or the next n of
+	// the stream when they are too many to keep.
+	row := func(b int) []int32 {
+		if d != nil {
+			return d[b*n : (b+1)*n]
+		}
+		for t := range idx {
+			idx[t] = int32(r.IntN(n))
+		}
+		return idx
+	}
+	if k == 1 {
+		col := cols[active[0]]
+		for b := range resamples {
+			s := 0.0
+			for _, i := range row(b) {
+				s += col[i]
 			}
-			row := mat[i*k : i*k+k]
-			for a, x := range row {
-				sums[a] += x
+			reps[b] = s / float64(n)
+		}
+	} else {
+		// Row-major copy of the active columns: the inner loop then adds
+		// one contiguous row per draw, which is what makes 1000 resamples
+		// of tens of thousands of items and dozens of metrics affordable.
+		mat := make([]float64, n*k)
+		for a, j := range active {
+			for i, x := range cols[j] {
+				mat[i*k+a] = x
 			}
 		}
-		for a := range reps {
-			reps[a][b] = sums[a] / float64(n)
+		sums := make([]float64, k)
+		for b := range resamples {
+			clear(sums)
+			for _, i := range row(b) {
+				for a, x := range mat[int(i)*k : int(i)*k+k] {
+					sums[a] += x
+				}
+			}
+			for a, s := range sums {
+				reps[a*resamples+b] = s / float64(n)
+			}
 		}
 	}
-	for k, j := range active {
-		lo, hi := PercentileInterval(reps[k], level)
+	for a, j := range active {
+		lo, hi := percentileInPlace(reps[a*resamples:(a+1)*resamples], level)
 		out[j] = Interval{lo, hi}
 	}
 }
@@ -210,7 +276,19 @@ func PairedBootstrapCI(x, y []float64, resamples int, level float64, seed int64)
 // statistics that are not a mean (precision, recall, F1); read the interval
 // with PercentileInterval.
 func BootstrapReplicates(n, resamples int, seed int64, statistic func(idx []int) float64) []float64 {
-	if n <= 0 || resamples < 1 {
+	reps := BootstrapReplicatesK(n, resamples, seed, 1, func(idx []int, out []float64) { out[0] = statistic(idx) })
+	if reps == nil {
+		return nil
+	}
+	return reps[0]
+}
+
+// BootstrapReplicatesK is BootstrapReplicates for k statistics of the same
+// resamples: statistic writes the k values of one resample to out (a
+// reused buffer of length k, like idx), and reps[j][b] is statistic j on
+// resample b — what k calls of BootstrapReplicates would give, in one pass.
+func BootstrapReplicatesK(n, resamples int, seed int64, k int, statistic func(idx []int, out []float64)) [][]float64 {
+	if n <= 0 || resamples < 1 || k < 1 {
 		return nil
 	}
 	d := draws(seed, n, resamples)
@@ -219,18 +297,28 @@ func BootstrapReplicates(n, resamples int, seed int64, statistic func(idx []int)
 		r = NewRand(seed)
 	}
 	idx := make([]int, n)
-	out := make([]float64, resamples)
-	for b := range out {
-		for j := range idx {
-			if d != nil {
-				idx[j] = int(d[b*n+j])
-			} else {
+	vals := make([]float64, k)
+	flat := make([]float64, k*resamples)
+	reps := make([][]float64, k)
+	for j := range reps {
+		reps[j] = flat[j*resamples : (j+1)*resamples : (j+1)*resamples]
+	}
+	for b := range resamples {
+		if d != nil {
+			for j, i := range d[b*n : (b+1)*n] {
+				idx[j] = int(i)
+			}
+		} else {
+			for j := range idx {
 				idx[j] = r.IntN(n)
 			}
 		}
-		out[b] = statistic(idx)
+		statistic(idx, vals)
+		for j, x := range vals {
+			reps[j][b] = x
+		}
 	}
-	return out
+	return reps
 }
 
 // PercentileInterval reads a percentile interval off bootstrap replicates
@@ -239,12 +327,20 @@ func BootstrapReplicates(n, resamples int, seed int64, statistic func(idx []int)
 // positives) are dropped first, so B is the number of defined replicates.
 // It returns NaN, NaN when no replicate is defined. reps is not modified.
 func PercentileInterval(reps []float64, level float64) (lo, hi float64) {
-	s := make([]float64, 0, len(reps))
-	for _, v := range reps {
+	return percentileInPlace(slices.Clone(reps), level)
+}
+
+// percentileInPlace is PercentileInterval on replicates the caller no
+// longer needs: it reorders s.
+func percentileInPlace(s []float64, level float64) (lo, hi float64) {
+	k := 0
+	for _, v := range s {
 		if !math.IsNaN(v) {
-			s = append(s, v)
+			s[k] = v
+			k++
 		}
 	}
+	s = s[:k]
 	if len(s) == 0 || !(level > 0 && level < 1) {
 		return math.NaN(), math.NaN()
 	}
