@@ -265,12 +265,13 @@ func (v *view) metricIndex(name string) int {
 }
 
 // item returns run r's score of unit i (a missing one when the run's slice
-// is short, which a well-formed Set never is).
-func (v *view) item(r, i int) itemscore.ItemScore {
+// is short, which a well-formed Set never is). It points into the Set:
+// callers only read it.
+func (v *view) item(r, i int) *itemscore.ItemScore {
 	if i < len(v.runs[r].Items) {
-		return v.runs[r].Items[i]
+		return &v.runs[r].Items[i]
 	}
-	return itemscore.ItemScore{Missing: true}
+	return &itemscore.ItemScore{Missing: true}
 }
 
 // setSeeds names the seed that defines each set's targets: seed 000 §4 for

@@ -268,7 +268,7 @@ func (v *view) orderedKeys(first []string, got func(it *itemscore.ItemScore) map
 	for r := range v.runs {
 		for i := range v.set.Units {
 			it := v.item(r, i)
-			for k := range got(&it) {
+			for k := range got(it) {
 				if !skip(k) {
 					have[k] = true
 				}
@@ -316,7 +316,7 @@ func (v *view) stageRows() []rowDef {
 		var out []float64
 		for _, i := range s.Idx {
 			it := v.item(r, i)
-			if x, ok := get(&it); ok {
+			if x, ok := get(it); ok {
 				out = append(out, x)
 			}
 		}
