@@ -706,16 +706,12 @@ func (v *view) refusalFigures(rc refusalCounts) [3]figure {
 	p, r, f1 := rc.prf(nil)
 	vals := [3]float64{p, r, f1}
 	// the three ratios of one resample come from the same sums: one pass
-	reps := stats.BootstrapReplicatesK(len(rc.idx), v.opt.Bootstrap, v.opt.Seed, 3, func(idx []int, out []float64) {
+	cis := stats.BootstrapIntervalsK(len(rc.idx), v.opt.Bootstrap, v.opt.Level, v.opt.Seed, 3, func(idx []int, out []float64) {
 		out[0], out[1], out[2] = rc.prf(idx)
 	})
 	var out [3]figure
 	for k := range out {
-		lo, hi := math.NaN(), math.NaN()
-		if reps != nil {
-			lo, hi = stats.PercentileInterval(reps[k], v.opt.Level)
-		}
-		out[k] = figure{Value: vals[k], Lo: lo, Hi: hi, N: rc.n, Denom: len(rc.idx)}
+		out[k] = figure{Value: vals[k], Lo: cis[k].Low, Hi: cis[k].High, N: rc.n, Denom: len(rc.idx)}
 	}
 	return out
 }

@@ -387,10 +387,10 @@ func (v *view) pairQuantileRows(name string, d metrics.Descriptor, colA, colB []
 		// the interval costs a sort per resample: drawn on all units and
 		// per set, where a verdict is read, not on every stratum; one sort
 		// of each run's resample gives both percentiles
-		var reps [][]float64
+		var cis []stats.Interval
 		if len(idx) > 0 && (st.Key == "" || st.Key == "set") {
 			xa, xb := make([]float64, len(idx)), make([]float64, len(idx))
-			reps = stats.BootstrapReplicatesK(len(idx), v.opt.Bootstrap, v.opt.Seed, len(qs), func(sel []int, out []float64) {
+			cis = stats.BootstrapIntervalsK(len(idx), v.opt.Bootstrap, v.opt.Level, v.opt.Seed, len(qs), func(sel []int, out []float64) {
 				for t, j := range sel {
 					xa[t], xb[t] = a[j], b[j]
 				}
@@ -407,8 +407,8 @@ func (v *view) pairQuantileRows(name string, d metrics.Descriptor, colA, colB []
 			pf.A = figure{Value: qa, Lo: math.NaN(), Hi: math.NaN(), N: len(idx), Denom: len(idx), NoCI: true, Digits: 1}
 			pf.B = figure{Value: qb, Lo: math.NaN(), Hi: math.NaN(), N: len(idx), Denom: len(idx), NoCI: true, Digits: 1}
 			pf.Diff = figure{Value: qb - qa, Lo: math.NaN(), Hi: math.NaN(), N: len(idx), Denom: len(idx), Digits: 1}
-			if reps != nil {
-				pf.Diff.Lo, pf.Diff.Hi = stats.PercentileInterval(reps[k], v.opt.Level)
+			if cis != nil {
+				pf.Diff.Lo, pf.Diff.Hi = cis[k].Low, cis[k].High
 			}
 			figs[k][s] = pf
 		}
@@ -572,7 +572,7 @@ func (v *view) pairRefusal(s stratum) [3]pairFig {
 	pb, qb, f1b := cb.prf(nil)
 	va, vb := [3]float64{pa, qa, f1a}, [3]float64{pb, qb, f1b}
 	// one pass gives the three differences of each resample
-	reps := stats.BootstrapReplicatesK(len(ca.idx), v.opt.Bootstrap, v.opt.Seed, 3, func(idx []int, out []float64) {
+	cis := stats.BootstrapIntervalsK(len(ca.idx), v.opt.Bootstrap, v.opt.Level, v.opt.Seed, 3, func(idx []int, out []float64) {
 		pa, qa, f1a := ca.prf(idx)
 		pb, qb, f1b := cb.prf(idx)
 		out[0], out[1], out[2] = pb-pa, qb-qa, f1b-f1a
@@ -580,10 +580,7 @@ func (v *view) pairRefusal(s stratum) [3]pairFig {
 	var out [3]pairFig
 	for k := range out {
 		pf := pairFig{A: fa[k], B: fb[k], OnlyOne: onlyOne}
-		pf.Diff = figure{Value: vb[k] - va[k], N: ca.n, Denom: len(ca.idx), Lo: math.NaN(), Hi: math.NaN()}
-		if reps != nil {
-			pf.Diff.Lo, pf.Diff.Hi = stats.PercentileInterval(reps[k], v.opt.Level)
-		}
+		pf.Diff = figure{Value: vb[k] - va[k], N: ca.n, Denom: len(ca.idx), Lo: cis[k].Low, Hi: cis[k].High}
 		pf.Win, pf.Tie, pf.Los = -1, -1, -1 // not per-item figures
 		out[k] = pf
 	}

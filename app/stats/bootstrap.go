@@ -191,7 +191,9 @@ func (m *Memo) MeanCIs(cols [][]float64, resamples int, level float64, seed int6
 func bootstrapColumns(cols [][]float64, active []int, out []Interval, n, resamples int, level float64, seed int64) {
 	k := len(active)
 	// reps[a*resamples+b] is replicate b's mean of active column a.
-	reps := make([]float64, k*resamples)
+	buf := getScratch(k * resamples)
+	defer putScratch(buf)
+	reps := *buf
 	d := draws(seed, n, resamples)
 	var r *rand.Rand
 	var idx []int32
@@ -223,7 +225,9 @@ func bootstrapColumns(cols [][]float64, active []int, out []Interval, n, resampl
 		// Row-major copy of the active columns: the inner loop then adds
 		// one contiguous row per draw, which is what makes 1000 resamples
 		// of tens of thousands of items and dozens of metrics affordable.
-		mat := make([]float64, n*k)
+		mbuf := getScratch(n * k)
+		defer putScratch(mbuf)
+		mat := *mbuf
 		for a, j := range active {
 			for i, x := range cols[j] {
 				mat[i*k+a] = x
@@ -291,6 +295,39 @@ func BootstrapReplicatesK(n, resamples int, seed int64, k int, statistic func(id
 	if n <= 0 || resamples < 1 || k < 1 {
 		return nil
 	}
+	flat := make([]float64, k*resamples)
+	replicates(n, resamples, seed, k, statistic, flat)
+	reps := make([][]float64, k)
+	for j := range reps {
+		reps[j] = flat[j*resamples : (j+1)*resamples : (j+1)*resamples]
+	}
+	return reps
+}
+
+// BootstrapIntervalsK is BootstrapReplicatesK read off with
+// PercentileInterval at level: the k percentile intervals, NaN, NaN when
+// n ≤ 0 or resamples < 1. The replicates are not kept.
+func BootstrapIntervalsK(n, resamples int, level float64, seed int64, k int, statistic func(idx []int, out []float64)) []Interval {
+	out := make([]Interval, k)
+	if n <= 0 || resamples < 1 {
+		for j := range out {
+			out[j] = Interval{math.NaN(), math.NaN()}
+		}
+		return out
+	}
+	buf := getScratch(k * resamples)
+	defer putScratch(buf)
+	flat := *buf
+	replicates(n, resamples, seed, k, statistic, flat)
+	for j := range out {
+		lo, hi := percentileInPlace(flat[j*resamples:(j+1)*resamples], level)
+		out[j] = Interval{lo, hi}
+	}
+	return out
+}
+
+// replicates writes statistic j on resample b to flat[j*resamples+b].
+func replicates(n, resamples int, seed int64, k int, statistic func(idx []int, out []float64), flat []float64) {
 	d := draws(seed, n, resamples)
 	var r *rand.Rand
 	if d == nil {
@@ -298,11 +335,6 @@ func BootstrapReplicatesK(n, resamples int, seed int64, k int, statistic func(id
 	}
 	idx := make([]int, n)
 	vals := make([]float64, k)
-	flat := make([]float64, k*resamples)
-	reps := make([][]float64, k)
-	for j := range reps {
-		reps[j] = flat[j*resamples : (j+1)*resamples : (j+1)*resamples]
-	}
 	for b := range resamples {
 		if d != nil {
 			for j, i := range d[b*n : (b+1)*n] {
@@ -315,10 +347,9 @@ func BootstrapReplicatesK(n, resamples int, seed int64, k int, statistic func(id
 		}
 		statistic(idx, vals)
 		for j, x := range vals {
-			reps[j][b] = x
+			flat[j*resamples+b] = x
 		}
 	}
-	return reps
 }
 
 // PercentileInterval reads a percentile interval off bootstrap replicates

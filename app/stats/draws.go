@@ -51,6 +51,28 @@ func draws(seed int64, n, resamples int) []int32 {
 	return d
 }
 
+// scratch holds the replicate buffers of finished resamplings for the next
+// (every interval needs resamples values only until its order statistics
+// are read).
+var scratch = sync.Pool{New: func() any { return new([]float64) }}
+
+// getScratch returns a buffer of n values (contents undefined); give it
+// back with putScratch.
+func getScratch(n int) *[]float64 {
+	p := scratch.Get().(*[]float64)
+	if cap(*p) < n {
+		*p = make([]float64, n)
+	}
+	*p = (*p)[:n]
+	return p
+}
+
+func putScratch(p *[]float64) {
+	if cap(*p) <= 1<<22 { // a huge one is left to the collector
+		scratch.Put(p)
+	}
+}
+
 // selectK puts the k-th smallest value of s (0-based) at s[k], smaller or
 // equal values before it and greater or equal after (Hoare's selection,
 // median of three): the order statistic without sorting all of s.

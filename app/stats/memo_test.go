@@ -120,3 +120,38 @@ func TestBootstrapReplicatesK(t *testing.T) {
 		t.Error("no items: replicates")
 	}
 }
+
+// BootstrapIntervalsK is PercentileInterval of each BootstrapReplicatesK
+// row (NaN replicates dropped, as there).
+func TestBootstrapIntervalsK(t *testing.T) {
+	x := []float64{0, 1, 1, 0, 1, 0, 0, 1, 1, 1}
+	stat := func(idx []int, out []float64) {
+		s, ones := 0.0, 0
+		for _, i := range idx {
+			s += x[i]
+			if x[i] == 1 {
+				ones++
+			}
+		}
+		out[0] = s / float64(len(idx))
+		out[1] = math.NaN()
+		if ones > 5 {
+			out[1] = float64(ones) // undefined on some resamples
+		}
+	}
+	for _, level := range []float64{0.95, 0.5} {
+		got := BootstrapIntervalsK(len(x), 500, level, 9, 2, stat)
+		reps := BootstrapReplicatesK(len(x), 500, 9, 2, stat)
+		for j := range got {
+			lo, hi := PercentileInterval(reps[j], level)
+			if got[j].Low != lo || got[j].High != hi {
+				t.Errorf("level %v statistic %d: %v, from the replicates [%v, %v]", level, j, got[j], lo, hi)
+			}
+		}
+	}
+	for _, iv := range BootstrapIntervalsK(0, 500, 0.95, 9, 2, stat) {
+		if !math.IsNaN(iv.Low) || !math.IsNaN(iv.High) {
+			t.Errorf("no items: %v", iv)
+		}
+	}
+}
