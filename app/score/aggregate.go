@@ -101,14 +101,15 @@ func nanFigure() figure { return figure{Value: math.NaN(), Lo: math.NaN(), Hi: m
 
 // cell turns a figure into a report cell for metric d (whose threshold and
 // pass/fail it carries). Undefined numbers are left nil, never NaN, so the
-// JSON stays valid.
-func (f figure) cell(d metrics.Descriptor, name, stratum, run string) report.Cell {
-	c := report.Cell{Metric: name, Stratum: stratum, Run: run, N: report.I(f.N), Denom: report.I(f.Denom), Flag: f.Flag, Int: f.Int, Digits: f.Digits}
+// JSON stays valid. The cell's numbers point into bx's blocks (nil: one
+// allocation each).
+func (f figure) cell(bx *boxes, d metrics.Descriptor, name, stratum, run string) report.Cell {
+	c := report.Cell{Metric: name, Stratum: stratum, Run: run, N: bx.I(f.N), Denom: bx.I(f.Denom), Flag: f.Flag, Int: f.Int, Digits: f.Digits}
 	if !math.IsNaN(f.Value) {
-		c.Value = report.F(f.Value)
+		c.Value = bx.F(f.Value)
 	}
 	if !f.NoCI && !math.IsNaN(f.Lo) && !math.IsNaN(f.Hi) {
-		c.CILow, c.CIHigh = report.F(f.Lo), report.F(f.Hi)
+		c.CILow, c.CIHigh = bx.F(f.Lo), bx.F(f.Hi)
 	}
 	if d.Threshold != nil {
 		c.Threshold = thresholdText(*d.Threshold)
@@ -117,6 +118,39 @@ func (f figure) cell(d metrics.Descriptor, name, stratum, run string) report.Cel
 		}
 	}
 	return c
+}
+
+// boxes hands out the pointers of report cells (report.Cell's Value, N,
+// Denom, CI bounds) from shared blocks: one allocation per boxBlock values
+// instead of one per value, which the garbage collector of the page's
+// single-threaded worker feels. A nil *boxes allocates each value.
+type boxes struct {
+	f []float64
+	i []int
+}
+
+const boxBlock = 512
+
+func (bx *boxes) F(x float64) *float64 {
+	if bx == nil {
+		return report.F(x)
+	}
+	if len(bx.f) == cap(bx.f) {
+		bx.f = make([]float64, 0, boxBlock)
+	}
+	bx.f = append(bx.f, x)
+	return &bx.f[len(bx.f)-1]
+}
+
+func (bx *boxes) I(x int) *int {
+	if bx == nil {
+		return report.I(x)
+	}
+	if len(bx.i) == cap(bx.i) {
+		bx.i = make([]int, 0, boxBlock)
+	}
+	bx.i = append(bx.i, x)
+	return &bx.i[len(bx.i)-1]
 }
 
 // thresholdText renders a threshold as "≥ 0.90" / "≤ 0.10".
@@ -162,6 +196,9 @@ type view struct {
 	// ci remembers the bootstrap intervals resampled (the Set's memo, so a
 	// comparison reuses the score report's; or this view's own).
 	ci *stats.Memo
+	// box holds the numbers of the report's figure cells (not safe for
+	// concurrent use: tables are built on one goroutine).
+	box *boxes
 }
 
 // Flag bits of view.flag: an item can carry both (one never hides the
@@ -178,7 +215,7 @@ type seedKey struct {
 }
 
 func newView(set *itemscore.Set, opt Options) *view {
-	v := &view{set: set, opt: opt, runSeeds: map[seedKey][]string{}, metricAt: map[string]int{}, ci: set.CIs}
+	v := &view{set: set, opt: opt, runSeeds: map[seedKey][]string{}, metricAt: map[string]int{}, ci: set.CIs, box: &boxes{}}
 	if v.ci == nil {
 		v.ci = &stats.Memo{}
 	}

@@ -615,6 +615,8 @@ func (v *view) pairTableOn(id, title, key string, ss []int, rows []pairRow, runA
 		report.Column{Key: "p", Label: "McNemar p", Help: "two-sided; exact binomial when b + c < 25, else χ² with continuity correction"},
 		report.Column{Key: "verdict", Label: "verdict", Help: "\"~\": the CI of Δ contains 0 (not significant)"},
 	)
+	diffRun := runB + " − " + runA
+	unreliable := fmt.Sprintf("n<%d: interval unreliable", smallN)
 	for _, pr := range rows {
 		for _, s := range ss {
 			pf := pr.Fig(s)
@@ -622,14 +624,15 @@ func (v *view) pairTableOn(id, title, key string, ss []int, rows []pairRow, runA
 				continue
 			}
 			label := v.strata[s].Label
-			row := []report.Cell{{Text: pr.Label}}
+			row := make([]report.Cell, 0, len(t.Columns))
+			row = append(row, report.Cell{Text: pr.Label})
 			if key != "" {
 				row = append(row, report.Cell{Text: v.strata[s].Value})
 			}
-			diff := pf.Diff.cell(metrics.Descriptor{}, pr.Desc.Name, label, runB+" − "+runA)
+			diff := pf.Diff.cell(v.box, metrics.Descriptor{}, pr.Desc.Name, label, diffRun)
 			var dflags []string
 			if pf.Diff.Denom > 0 && pf.Diff.Denom < smallN {
-				dflags = append(dflags, fmt.Sprintf("n<%d: interval unreliable", smallN))
+				dflags = append(dflags, unreliable)
 			}
 			if pf.A.Flag != "" || pf.B.Flag != "" {
 				dflags = append(dflags, "compares flagged figures")
@@ -641,8 +644,8 @@ func (v *view) pairTableOn(id, title, key string, ss []int, rows []pairRow, runA
 				diff.Pass = report.B(t.Pass(*diff.Value))
 			}
 			row = append(row,
-				pf.A.cell(v.descForRun(pr.Desc, s, 0), pr.Desc.Name, label, runA),
-				pf.B.cell(v.descForRun(pr.Desc, s, 1), pr.Desc.Name, label, runB),
+				pf.A.cell(v.box, v.descForRun(pr.Desc, s, 0), pr.Desc.Name, label, runA),
+				pf.B.cell(v.box, v.descForRun(pr.Desc, s, 1), pr.Desc.Name, label, runB),
 				diff,
 			)
 			if pf.Win >= 0 {
@@ -655,7 +658,7 @@ func (v *view) pairTableOn(id, title, key string, ss []int, rows []pairRow, runA
 				if mc.Exact {
 					test = "exact"
 				}
-				row = append(row, intCell(mc.B), intCell(mc.C), report.Cell{Value: report.F(mc.P), Flag: test})
+				row = append(row, v.intCell(mc.B), v.intCell(mc.C), report.Cell{Value: v.box.F(mc.P), Flag: test})
 			} else {
 				row = append(row, report.Cell{Text: "—"}, report.Cell{Text: "—"}, report.Cell{Text: "—"})
 			}

@@ -546,7 +546,7 @@ func (v *view) summarySection(rows []rowDef) report.Section {
 			}
 			row := []report.Cell{{Text: rd.Label}, {Text: v.targetText(rd.Desc, s)}}
 			for r, rs := range v.runs {
-				row = append(row, rd.Fig(r, s).cell(v.descForRun(rd.Desc, s, r), rd.Desc.Name, st.Label, rs.Run))
+				row = append(row, rd.Fig(r, s).cell(v.box, v.descForRun(rd.Desc, s, r), rd.Desc.Name, st.Label, rs.Run))
 			}
 			head.Rows = append(head.Rows, row)
 		}
@@ -598,6 +598,9 @@ func thresholdOf(d metrics.Descriptor) string {
 }
 
 func intCell(n int) report.Cell { return report.Cell{Value: report.F(float64(n)), Int: true} }
+
+// intCell is intCell with the value in v's blocks.
+func (v *view) intCell(n int) report.Cell { return report.Cell{Value: v.box.F(float64(n)), Int: true} }
 
 // groupSection builds one table per stratum key ("all" first), see
 // figureTable, and a Definitions table.
@@ -686,12 +689,13 @@ func (v *view) figureTable(id, title, key string, rows []rowDef, chart bool) rep
 			if !v.anyFigure(rd, s) {
 				continue
 			}
-			row := []report.Cell{{Text: rd.Label}}
+			row := make([]report.Cell, 0, len(t.Columns))
+			row = append(row, report.Cell{Text: rd.Label})
 			if key != "" {
 				row = append(row, report.Cell{Text: st.Value})
 			}
 			for r, rs := range v.runs {
-				row = append(row, rd.Fig(r, s).cell(v.descForRun(rd.Desc, s, r), rd.Desc.Name, st.Label, rs.Run))
+				row = append(row, rd.Fig(r, s).cell(v.box, v.descForRun(rd.Desc, s, r), rd.Desc.Name, st.Label, rs.Run))
 			}
 			t.Rows = append(t.Rows, row)
 		}
