@@ -212,14 +212,12 @@ func bootstrapColumns(cols [][]float64, active []int, out []Interval, n, resampl
 		}
 		return idx
 	}
-	if k == 1 {
-		col := cols[active[0]]
-		for b := range resamples {
-			s := 0.0
-			for _, i := range row(b) {
-				s += col[i]
-			}
-			reps[b] = s / float64(n)
+	if d != nil && (k == 1 || n*k <= 1<<14) {
+		// Small columns: one column at a time over the shared draws (a
+		// column then sits in cache, and the inner loop is one load and
+		// one add per draw).
+		for a, j := range active {
+			meanReplicates(cols[j], d, n, reps[a*resamples:(a+1)*resamples])
 		}
 	} else {
 		// Row-major copy of the active columns: the inner loop then adds
@@ -249,6 +247,29 @@ func bootstrapColumns(cols [][]float64, active []int, out []Interval, n, resampl
 	for a, j := range active {
 		lo, hi := percentileInPlace(reps[a*resamples:(a+1)*resamples], level)
 		out[j] = Interval{lo, hi}
+	}
+}
+
+// meanReplicates writes to reps[b] the mean of col over the draws of
+// replicate b, d[b*n:(b+1)*n], added in draw order.
+// The loop is unrolled by four (the same additions in the same order):
+// WebAssembly pays for every loop iteration.
+func meanReplicates(col []float64, d []int32, n int, reps []float64) {
+	col = col[:n]
+	for b := range reps {
+		s := 0.0
+		row := d[b*n : (b+1)*n]
+		t := 0
+		for ; t+4 <= len(row); t += 4 {
+			s += col[row[t]]
+			s += col[row[t+1]]
+			s += col[row[t+2]]
+			s += col[row[t+3]]
+		}
+		for ; t < len(row); t++ {
+			s += col[row[t]]
+		}
+		reps[b] = s / float64(n)
 	}
 }
 

@@ -155,3 +155,34 @@ func TestBootstrapIntervalsK(t *testing.T) {
 		}
 	}
 }
+
+// Every path of the resampling gives the interval of the stream read by
+// hand (replicate b = the next n draws of NewRand(seed), added in order):
+// shared draws one column at a time, and draws too many to share
+// (n·resamples > drawCacheMax), for one column and a group.
+func TestBootstrapPathsEqualTheStream(t *testing.T) {
+	byHand := func(x []float64, resamples int, seed int64) Interval {
+		r := NewRand(seed)
+		reps := make([]float64, resamples)
+		for b := range reps {
+			s := 0.0
+			for range x {
+				s += x[r.IntN(len(x))]
+			}
+			reps[b] = s / float64(len(x))
+		}
+		lo, hi := PercentileInterval(reps, 0.95)
+		return Interval{lo, hi}
+	}
+	for _, c := range []struct{ n, resamples int }{{13, 200}, {drawCacheMax/100 + 1, 100}} {
+		cols := benchCols(c.n, 3)
+		for _, group := range [][][]float64{cols[:1], cols} {
+			got := BootstrapMeanCIs(group, c.resamples, 0.95, 3)
+			for j, x := range group {
+				if want := byHand(x, c.resamples, 3); got[j] != want {
+					t.Errorf("n=%d resamples=%d, %d columns: column %d %v, by hand %v", c.n, c.resamples, len(group), j, got[j], want)
+				}
+			}
+		}
+	}
+}
