@@ -1,6 +1,7 @@
 package score
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"slices"
@@ -389,15 +390,17 @@ func (v *view) pairQuantileRows(name string, d metrics.Descriptor, colA, colB []
 		// of each run's resample gives both percentiles
 		var cis []stats.Interval
 		if len(idx) > 0 && (st.Key == "" || st.Key == "set") {
-			xa, xb := make([]float64, len(idx)), make([]float64, len(idx))
+			qa, qb := newResampleQuantiles(a), newResampleQuantiles(b)
+			ranks := make([]int, len(qs))
+			for k, q := range qs {
+				ranks[k] = stats.Rank(len(idx), q.p)
+			}
+			va, vb := make([]float64, len(qs)), make([]float64, len(qs))
 			cis = stats.BootstrapIntervalsK(len(idx), v.opt.Bootstrap, v.opt.Level, v.opt.Seed, len(qs), func(sel []int, out []float64) {
-				for t, j := range sel {
-					xa[t], xb[t] = a[j], b[j]
-				}
-				slices.Sort(xa)
-				slices.Sort(xb)
-				for k, q := range qs {
-					out[k] = stats.OrderStat(xb, q.p) - stats.OrderStat(xa, q.p)
+				qa.of(sel, ranks, va)
+				qb.of(sel, ranks, vb)
+				for k := range out {
+					out[k] = vb[k] - va[k]
 				}
 			})
 		}
@@ -421,6 +424,67 @@ func (v *view) pairQuantileRows(name string, d metrics.Descriptor, colA, colB []
 		rows = append(rows, pairRow{Label: name + " " + q.label, Desc: d, Fig: func(s int) pairFig { return figs[k][s] }})
 	}
 	return rows
+}
+
+// resampleQuantiles reads order statistics of resamples of x (unit
+// indices into x, with repeats) without sorting each resample: x's
+// positions are sorted once, and a resample's r-th smallest value is where
+// the counts of its draws, walked in that order, reach r — the value a sort
+// of the resample would put at rank r (stats.OrderStat).
+type resampleQuantiles struct {
+	x     []float64
+	order []int // positions of x, by value
+	count []int // draws per position (kept zero between calls)
+	// sorted: with both zeros (-0 == 0) or a NaN the value a sort puts at
+	// a rank depends on the sort, so such x is sorted per resample
+	sorted []float64
+}
+
+func newResampleQuantiles(x []float64) *resampleQuantiles {
+	q := &resampleQuantiles{x: x, count: make([]int, len(x))}
+	pos, neg := false, false
+	for _, v := range x {
+		pos = pos || v == 0 && !math.Signbit(v)
+		neg = neg || v == 0 && math.Signbit(v)
+		if pos && neg || math.IsNaN(v) {
+			q.sorted = make([]float64, len(x))
+			return q
+		}
+	}
+	q.order = make([]int, len(x))
+	for i := range q.order {
+		q.order[i] = i
+	}
+	slices.SortFunc(q.order, func(i, j int) int { return cmp.Compare(x[i], x[j]) })
+	return q
+}
+
+// of writes to out[k] the ranks[k]-th smallest (1-based) of x[sel[0]],
+// x[sel[1]], …; ranks ascend.
+func (q *resampleQuantiles) of(sel, ranks []int, out []float64) {
+	if q.sorted != nil {
+		s := q.sorted[:len(sel)]
+		for t, j := range sel {
+			s[t] = q.x[j]
+		}
+		slices.Sort(s)
+		for k, r := range ranks {
+			out[k] = s[r-1]
+		}
+		return
+	}
+	for _, j := range sel {
+		q.count[j]++
+	}
+	k, seen := 0, 0
+	for _, j := range q.order {
+		seen += q.count[j]
+		for k < len(ranks) && seen >= ranks[k] {
+			out[k] = q.x[j]
+			k++
+		}
+		q.count[j] = 0
+	}
 }
 
 // costColumn is run r's cost field per unit, NaN when absent.

@@ -410,6 +410,10 @@ func percentileInPlace(s []float64, level float64) (lo, hi float64) {
 	return lo, lo
 }
 
+// Rank is OrderStat's 1-based rank of p among n sorted values:
+// OrderStat(sorted, p) = sorted[Rank(len(sorted), p)-1].
+func Rank(n int, p float64) int { return rank(n, p) }
+
 // rank is OrderStat's 1-based rank of p among n sorted values.
 func rank(n int, p float64) int {
 	k := int(math.Ceil(p*float64(n) - 1e-9))
