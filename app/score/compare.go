@@ -631,20 +631,24 @@ func (v *view) pairRefusal(s stratum) [3]pairFig {
 		}
 	}
 	cb.n = ca.n
-	fa, fb := v.refusalFigures(ca), v.refusalFigures(cb)
 	pa, qa, f1a := ca.prf(nil)
 	pb, qb, f1b := cb.prf(nil)
 	va, vb := [3]float64{pa, qa, f1a}, [3]float64{pb, qb, f1b}
-	// one pass gives the three differences of each resample
-	cis := stats.BootstrapIntervalsK(len(ca.idx), v.opt.Bootstrap, v.opt.Level, v.opt.Seed, 3, func(idx []int, out []float64) {
+	// one pass gives each resample's three ratios of A, of B and their
+	// differences (refusalFigures of A and of B, and the paired interval)
+	cis := stats.BootstrapIntervalsK(len(ca.idx), v.opt.Bootstrap, v.opt.Level, v.opt.Seed, 9, func(idx []int, out []float64) {
 		pa, qa, f1a := ca.prf(idx)
 		pb, qb, f1b := cb.prf(idx)
-		out[0], out[1], out[2] = pb-pa, qb-qa, f1b-f1a
+		out[0], out[1], out[2] = pa, qa, f1a
+		out[3], out[4], out[5] = pb, qb, f1b
+		out[6], out[7], out[8] = pb-pa, qb-qa, f1b-f1a
 	})
 	var out [3]pairFig
 	for k := range out {
-		pf := pairFig{A: fa[k], B: fb[k], OnlyOne: onlyOne}
-		pf.Diff = figure{Value: vb[k] - va[k], N: ca.n, Denom: len(ca.idx), Lo: cis[k].Low, Hi: cis[k].High}
+		pf := pairFig{OnlyOne: onlyOne}
+		pf.A = figure{Value: va[k], Lo: cis[k].Low, Hi: cis[k].High, N: ca.n, Denom: len(ca.idx)}
+		pf.B = figure{Value: vb[k], Lo: cis[3+k].Low, Hi: cis[3+k].High, N: cb.n, Denom: len(cb.idx)}
+		pf.Diff = figure{Value: vb[k] - va[k], N: ca.n, Denom: len(ca.idx), Lo: cis[6+k].Low, Hi: cis[6+k].High}
 		pf.Win, pf.Tie, pf.Los = -1, -1, -1 // not per-item figures
 		out[k] = pf
 	}
