@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 
+	"eval752/app/answer"
 	"eval752/app/dataset"
 	"eval752/app/metrics"
 	"eval752/app/model"
@@ -166,6 +167,7 @@ type viewKey struct {
 type scorer struct {
 	ds         *dataset.Dataset
 	opt        Options
+	refusals   *answer.Refusals // opt.RefusalPhrases, normalised once
 	units      []*unitSpec
 	atomTables map[string]*resolve.AtomTable
 	chunks     *resolve.ChunkTable
@@ -183,7 +185,7 @@ func newScorer(ds *dataset.Dataset, opt Options, units []*unitSpec) *scorer {
 	for i, u := range units {
 		u.idx = i
 	}
-	sc := &scorer{ds: ds, opt: opt, units: units, atomTables: map[string]*resolve.AtomTable{}, views: map[viewKey]*goldView{}}
+	sc := &scorer{ds: ds, opt: opt, refusals: answer.NewRefusals(opt.RefusalPhrases), units: units, atomTables: map[string]*resolve.AtomTable{}, views: map[viewKey]*goldView{}}
 	sc.chunks = resolve.NewChunkTable(typed(ds.Chunks))
 	clauses := typed(ds.Clauses)
 	sc.clauses = resolve.NewClauseIndex(clauses)
@@ -315,7 +317,7 @@ func (sc *scorer) scoreItem(u *unitSpec, ui int, r *runOut) ItemScore {
 	// a TREC query has no answer and no answerability: only its ranking
 	// is scored (refusal F1 on it would count a non-refusal as right)
 	if u.trec == nil && (c.answers || (c.refuses && u.item == nil && u.peer == nil)) {
-		resp, correct := scoreAnswer(u, o, r, sc.opt.RefusalPhrases, it.Values)
+		resp, correct := scoreAnswer(u, o, r, sc.refusals, it.Values)
 		it.Detail.Response = resp
 		it.Detail.Correct = correct
 	}
@@ -459,7 +461,7 @@ func (sc *scorer) scoreRetrieval(u *unitSpec, o *output, r *runOut, it *ItemScor
 	}
 	cands = metrics.Canonicalize(cands)
 	q := g.query(cands)
-	q.Abstained = abstained(o, sc.opt.RefusalPhrases)
+	q.Abstained = abstained(o, sc.refusals)
 	put := func(family string, k int) {
 		m := bindMetric(family, k)
 		it.Values[m.name] = m.f.Compute(q, k)
