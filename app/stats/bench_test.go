@@ -42,3 +42,16 @@ func BenchmarkPercentile(b *testing.B) {
 		percentileInPlace(s, DefaultLevel)
 	}
 }
+
+// BenchmarkMeanCIsBinary is BenchmarkMeanCIs1 on a 0/1 column (a hit rate):
+// its interval comes from a histogram of the replicate sums.
+func BenchmarkMeanCIsBinary(b *testing.B) {
+	col := benchCols(20, 1)[0]
+	for i := range col {
+		col[i] = float64(int(col[i] * 2))
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		BootstrapMeanCIs([][]float64{col}, DefaultResamples, DefaultLevel, DefaultSeed)
+	}
+}

@@ -212,11 +212,17 @@ func bootstrapColumns(cols [][]float64, active []int, out []Interval, n, resampl
 		}
 		return idx
 	}
+	done := make([]bool, k) // intervals read off a histogram of sums
 	if d != nil && (k == 1 || n*k <= 1<<14) {
 		// Small columns: one column at a time over the shared draws (a
 		// column then sits in cache, and the inner loop is one load and
 		// one add per draw).
 		for a, j := range active {
+			if lo, hi, ok := latticeInterval(cols[j], d, n, resamples, level); ok {
+				out[j] = Interval{lo, hi}
+				done[a] = true
+				continue
+			}
 			meanReplicates(cols[j], d, n, reps[a*resamples:(a+1)*resamples])
 		}
 	} else {
@@ -245,6 +251,9 @@ func bootstrapColumns(cols [][]float64, active []int, out []Interval, n, resampl
 		}
 	}
 	for a, j := range active {
+		if done[a] {
+			continue
+		}
 		lo, hi := percentileInPlace(reps[a*resamples:(a+1)*resamples], level)
 		out[j] = Interval{lo, hi}
 	}
@@ -271,6 +280,62 @@ func meanReplicates(col []float64, d []int32, n int, reps []float64) {
 		}
 		reps[b] = s / float64(n)
 	}
+}
+
+// latticeMax bounds the number of sums a column of small integers can
+// take on a resample (n·(max−min)+1) for latticeInterval.
+const latticeMax = 1 << 12
+
+// latticeInterval is the percentile interval of the replicate means of a
+// column of small integers (0/1 hits, grades, counts), read off a
+// histogram of the replicate sums instead of selecting among the means:
+// every sum of such values is exact in float64, so the sum is a whole
+// number in [n·min, n·max], and the mean of rank r is (r-th smallest
+// sum)/n — the same bits as the mean meanReplicates would give. ok is
+// false for other columns.
+func latticeInterval(col []float64, d []int32, n, resamples int, level float64) (lo, hi float64, ok bool) {
+	col = col[:n]
+	minV, maxV := col[0], col[0]
+	for _, v := range col {
+		if v != math.Trunc(v) || math.Abs(v) > 1<<20 {
+			return 0, 0, false
+		}
+		minV, maxV = min(minV, v), max(maxV, v)
+	}
+	span := (maxV - minV) * float64(n)
+	if span+1 > latticeMax {
+		return 0, 0, false
+	}
+	base := minV * float64(n)
+	hist := make([]int32, int(span)+1)
+	for b := range resamples {
+		s := 0.0
+		row := d[b*n : (b+1)*n]
+		t := 0
+		for ; t+4 <= len(row); t += 4 {
+			s += col[row[t]]
+			s += col[row[t+1]]
+			s += col[row[t+2]]
+			s += col[row[t+3]]
+		}
+		for ; t < len(row); t++ {
+			s += col[row[t]]
+		}
+		hist[int(s-base)]++
+	}
+	alpha := 1 - level
+	kLo, kHi := rank(resamples, alpha/2), rank(resamples, 1-alpha/2)
+	sumAt := func(k int) float64 { // the k-th smallest sum (1-based)
+		seen := 0
+		for i, c := range hist {
+			seen += int(c)
+			if seen >= k {
+				return base + float64(i)
+			}
+		}
+		return base + span // not reached: k ≤ resamples
+	}
+	return sumAt(kLo) / float64(n), sumAt(kHi) / float64(n), true
 }
 
 // PairedBootstrapCI returns the mean difference of two runs scored on the

@@ -174,9 +174,20 @@ func TestBootstrapPathsEqualTheStream(t *testing.T) {
 		lo, hi := PercentileInterval(reps, 0.95)
 		return Interval{lo, hi}
 	}
+	// columns of small integers take latticeInterval's histogram
+	r := rand.New(rand.NewPCG(8, 9))
+	ints := func(n, lo, hi int) []float64 {
+		c := make([]float64, n)
+		for i := range c {
+			c[i] = float64(lo + r.IntN(hi-lo+1))
+		}
+		c[0] = math.Copysign(0, -1)
+		return c
+	}
 	for _, c := range []struct{ n, resamples int }{{13, 200}, {drawCacheMax/100 + 1, 100}} {
 		cols := benchCols(c.n, 3)
-		for _, group := range [][][]float64{cols[:1], cols} {
+		lattice := [][]float64{ints(c.n, 0, 1), ints(c.n, -3, 3), ints(c.n, 0, latticeMax/c.n)}
+		for _, group := range [][][]float64{cols[:1], cols, lattice[:1], lattice, {cols[0], lattice[1]}} {
 			got := BootstrapMeanCIs(group, c.resamples, 0.95, 3)
 			for j, x := range group {
 				if want := byHand(x, c.resamples, 3); got[j] != want {
