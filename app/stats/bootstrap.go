@@ -218,7 +218,7 @@ func bootstrapColumns(cols [][]float64, active []int, out []Interval, n, resampl
 		// column then sits in cache, and the inner loop is one load and
 		// one add per draw).
 		for a, j := range active {
-			if lo, hi, ok := latticeInterval(cols[j], d, n, resamples, level); ok {
+			if lo, hi, ok := latticeInterval(cols[j], seed, n, resamples, level); ok {
 				out[j] = Interval{lo, hi}
 				done[a] = true
 				continue
@@ -291,9 +291,13 @@ const latticeMax = 1 << 12
 // histogram of the replicate sums instead of selecting among the means:
 // every sum of such values is exact in float64, so the sum is a whole
 // number in [n·min, n·max], and the mean of rank r is (r-th smallest
-// sum)/n — the same bits as the mean meanReplicates would give. ok is
-// false for other columns.
-func latticeInterval(col []float64, d []int32, n, resamples int, level float64) (lo, hi float64, ok bool) {
+// sum)/n — the same bits as the mean meanReplicates would give. Being
+// exact, a sum can be taken in any order: from the draw counts of each
+// replicate over the items whose value is not the column's most common one
+// v (sum = n·v + Σ count_i·(x_i − v)), which for a hit rate far from 0.5
+// visits few items. ok is false for other columns (or when the counts are
+// not kept).
+func latticeInterval(col []float64, seed int64, n, resamples int, level float64) (lo, hi float64, ok bool) {
 	col = col[:n]
 	minV, maxV := col[0], col[0]
 	for _, v := range col {
@@ -302,26 +306,42 @@ func latticeInterval(col []float64, d []int32, n, resamples int, level float64) 
 		}
 		minV, maxV = min(minV, v), max(maxV, v)
 	}
-	span := (maxV - minV) * float64(n)
+	span := int(maxV-minV) * n
 	if span+1 > latticeMax {
 		return 0, 0, false
 	}
-	base := minV * float64(n)
-	hist := make([]int32, int(span)+1)
+	cnt := counts(seed, n, resamples)
+	if cnt == nil {
+		return 0, 0, false
+	}
+	// the most common value, and the items that differ from it
+	freq := make([]int, int(maxV-minV)+1)
+	for _, v := range col {
+		freq[int(v-minV)]++
+	}
+	mode := 0
+	for i, f := range freq {
+		if f > freq[mode] {
+			mode = i
+		}
+	}
+	v0 := int(minV) + mode
+	var items, weights []int
+	for i, v := range col {
+		if w := int(v) - v0; w != 0 {
+			items = append(items, i)
+			weights = append(weights, w)
+		}
+	}
+	base := int(minV) * n
+	hist := make([]int32, span+1)
 	for b := range resamples {
-		s := 0.0
-		row := d[b*n : (b+1)*n]
-		t := 0
-		for ; t+4 <= len(row); t += 4 {
-			s += col[row[t]]
-			s += col[row[t+1]]
-			s += col[row[t+2]]
-			s += col[row[t+3]]
+		row := cnt[b*n : (b+1)*n]
+		s := v0 * n
+		for t, i := range items {
+			s += int(row[i]) * weights[t]
 		}
-		for ; t < len(row); t++ {
-			s += col[row[t]]
-		}
-		hist[int(s-base)]++
+		hist[s-base]++
 	}
 	alpha := 1 - level
 	kLo, kHi := rank(resamples, alpha/2), rank(resamples, 1-alpha/2)
@@ -330,10 +350,10 @@ func latticeInterval(col []float64, d []int32, n, resamples int, level float64) 
 		for i, c := range hist {
 			seen += int(c)
 			if seen >= k {
-				return base + float64(i)
+				return float64(base + i)
 			}
 		}
-		return base + span // not reached: k ≤ resamples
+		return float64(base + span) // not reached: k ≤ resamples
 	}
 	return sumAt(kLo) / float64(n), sumAt(kHi) / float64(n), true
 }

@@ -51,6 +51,44 @@ func draws(seed int64, n, resamples int) []int32 {
 	return d
 }
 
+// counts returns, for the draws of (seed, n, resamples), how many times
+// replicate b draws item i at [b*n+i] (each replicate's counts sum to n),
+// or nil when the draws are not kept or n > 65535. Shared like draws.
+func counts(seed int64, n, resamples int) []uint16 {
+	if n > math.MaxUint16 {
+		return nil
+	}
+	d := draws(seed, n, resamples)
+	if d == nil {
+		return nil
+	}
+	k := drawKey{seed, n, resamples}
+	countCache.Lock()
+	defer countCache.Unlock()
+	if c, ok := countCache.m[k]; ok {
+		return c
+	}
+	if countCache.m == nil || countCache.total+n*resamples > 4*drawCacheMax {
+		countCache.m, countCache.total = map[drawKey][]uint16{}, 0
+	}
+	c := make([]uint16, n*resamples)
+	for b := range resamples {
+		row := c[b*n : (b+1)*n]
+		for _, i := range d[b*n : (b+1)*n] {
+			row[i]++
+		}
+	}
+	countCache.m[k] = c
+	countCache.total += len(c)
+	return c
+}
+
+var countCache struct {
+	sync.Mutex
+	m     map[drawKey][]uint16
+	total int
+}
+
 // scratch holds the replicate buffers of finished resamplings for the next
 // (every interval needs resamples values only until its order statistics
 // are read).
