@@ -6,6 +6,7 @@ import (
 	"iter"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -165,9 +166,12 @@ type viewKey struct {
 }
 
 type scorer struct {
-	ds         *dataset.Dataset
-	opt        Options
-	refusals   *answer.Refusals // opt.RefusalPhrases, normalised once
+	ds       *dataset.Dataset
+	opt      Options
+	refusals *answer.Refusals // opt.RefusalPhrases, normalised once
+	// retrieval are retrievalMetrics(opt.Cutoffs, multiHop) for multiHop
+	// false and true, bound once (shared: never modified)
+	retrieval  [2][]boundMetric
 	units      []*unitSpec
 	atomTables map[string]*resolve.AtomTable
 	chunks     *resolve.ChunkTable
@@ -186,6 +190,7 @@ func newScorer(ds *dataset.Dataset, opt Options, units []*unitSpec) *scorer {
 		u.idx = i
 	}
 	sc := &scorer{ds: ds, opt: opt, refusals: answer.NewRefusals(opt.RefusalPhrases), units: units, atomTables: map[string]*resolve.AtomTable{}, views: map[viewKey]*goldView{}}
+	sc.retrieval = [2][]boundMetric{retrievalMetrics(opt.Cutoffs, false), retrievalMetrics(opt.Cutoffs, true)}
 	sc.chunks = resolve.NewChunkTable(typed(ds.Chunks))
 	clauses := typed(ds.Clauses)
 	sc.clauses = resolve.NewClauseIndex(clauses)
@@ -467,9 +472,12 @@ func (sc *scorer) scoreRetrieval(u *unitSpec, o *output, r *runOut, it *ItemScor
 		it.Values[m.name] = m.f.Compute(q, k)
 	}
 	if g.hasRetrieval {
-		bound := retrievalMetrics(sc.opt.Cutoffs, g.multiHop)
+		bound := sc.retrieval[0]
+		if g.multiHop {
+			bound = sc.retrieval[1]
+		}
 		if g.noGroups {
-			bound = slices.DeleteFunc(bound, func(m boundMetric) bool { return groupFamily(m.f.Name) })
+			bound = slices.DeleteFunc(slices.Clone(bound), func(m boundMetric) bool { return groupFamily(m.f.Name) })
 		}
 		sc.scoreRanking(q, bound, it)
 		if g.ambiguous {
@@ -520,7 +528,11 @@ type boundMetric struct {
 
 func bindMetric(family string, k int) boundMetric {
 	f, _ := metrics.LookupFamily(family)
-	return boundMetric{name: f.Bind(k).Name, f: f, k: k}
+	name := f.Name // f.Bind(k).Name, without building the descriptor
+	if k > 0 {
+		name += "@" + strconv.Itoa(k)
+	}
+	return boundMetric{name: name, f: f, k: k}
 }
 
 // retrievalMetrics lists the ranking metrics of a unit with retrieval gold:
