@@ -2,7 +2,6 @@ package score
 
 import (
 	"fmt"
-	"hash/fnv"
 	"math"
 	"runtime"
 	"slices"
@@ -546,8 +545,10 @@ func (v *view) means() [][][]figure {
 func (v *view) stratumMeans(r int, s stratum) []figure {
 	figs := make([]figure, len(v.metrics))
 	idxs := make([][]int, len(v.metrics))
+	buf := make([]int, len(v.metrics)*len(s.Idx)) // one backing array
 	for m := range v.metrics {
 		col := v.cols[r][m]
+		idxs[m] = buf[m*len(s.Idx) : m*len(s.Idx) : (m+1)*len(s.Idx)]
 		for _, i := range s.Idx {
 			if !math.IsNaN(col[i]) {
 				idxs[m] = append(idxs[m], i)
@@ -583,15 +584,15 @@ func groupByUnits(idxs [][]int) [][]int {
 	var groups [][]int
 	byHash := map[uint64][]int{} // hash → group numbers
 	for m, idx := range idxs {
-		h := fnv.New64a()
-		var b [8]byte
+		// FNV-1a over the indices' eight bytes each
+		h := uint64(14695981039346656037)
 		for _, i := range idx {
 			for k := range 8 {
-				b[k] = byte(uint64(i) >> (8 * k))
+				h ^= uint64(byte(uint64(i) >> (8 * k)))
+				h *= 1099511628211
 			}
-			h.Write(b[:])
 		}
-		key := h.Sum64() ^ uint64(len(idx))
+		key := h ^ uint64(len(idx))
 		found := -1
 		for _, gi := range byHash[key] {
 			if slices.Equal(idxs[groups[gi][0]], idx) {

@@ -526,7 +526,7 @@ func (v *view) pairMeans(s stratum, ms []int) []pairFig {
 
 // pairedUnits lists the units of s where both columns have a value.
 func (v *view) pairedUnits(s stratum, a, b []float64) []int {
-	var idx []int
+	idx := make([]int, 0, len(s.Idx))
 	for _, i := range s.Idx {
 		if !math.IsNaN(a[i]) && !math.IsNaN(b[i]) {
 			idx = append(idx, i)
