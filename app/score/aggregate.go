@@ -244,6 +244,7 @@ func newView(set *itemscore.Set, opt Options) *view {
 		parallel(len(v.runs)*nm, func(j int) {
 			r, m := j/nm, j%nm
 			rs, d := v.runs[r], v.metrics[m]
+			pd, perr := metrics.Parse(d.Name) // once per column, not per item
 			col := make([]float64, len(set.Units))
 			fl := make([]uint8, len(set.Units))
 			for i := range col {
@@ -257,8 +258,8 @@ func newView(set *itemscore.Set, opt Options) *view {
 					continue // not applicable; a non-finite value is treated the same
 				}
 				col[i] = x
-				if !it.Missing && (it.Unjudged > 0 || len(it.Flags) > 0) {
-					for _, f := range flagsFor(d.Name, *it) {
+				if !it.Missing && perr == nil && (it.Unjudged > 0 || len(it.Flags) > 0) {
+					for _, f := range flagsForParsed(pd, d.Name, it) {
 						switch f {
 						case "unjudged":
 							fl[i] |= flagUnjudged
