@@ -729,6 +729,51 @@ func (rc refusalCounts) prf(sel []int) (p, r, f1 float64) {
 	return ratio(tp, tp+fp), ratio(tp, tp+fn), ratio(2*tp, 2*tp+fp+fn)
 }
 
+// sparse lists, for each indicator (tp, fp, fn), the positions of rc
+// whose value is not 0 and the values, when every value is a small
+// integer (0/1 indicators are): their sums over a resample are then exact
+// in any order, so prfOf(counts) gives prf's bits. ok is false otherwise.
+func (rc refusalCounts) sparse() (sp refusalSparse, ok bool) {
+	for k, xs := range [3][]float64{rc.tp, rc.fp, rc.fn} {
+		for j, x := range xs {
+			if x != math.Trunc(x) || math.Abs(x) > 1<<20 {
+				return sp, false
+			}
+			if x != 0 {
+				sp.pos[k] = append(sp.pos[k], j)
+				sp.val[k] = append(sp.val[k], int(x))
+			}
+		}
+	}
+	return sp, true
+}
+
+type refusalSparse struct {
+	pos [3][]int // tp, fp, fn: positions of rc with a value ≠ 0
+	val [3][]int
+}
+
+// prfOf is refusalCounts.prf on the resample that draws position j
+// count[j] times.
+func (sp *refusalSparse) prfOf(count []uint16) (p, r, f1 float64) {
+	var sums [3]float64
+	for k := range sums {
+		n := 0
+		for t, j := range sp.pos[k] {
+			n += int(count[j]) * sp.val[k][t]
+		}
+		sums[k] = float64(n)
+	}
+	tp, fp, fn := sums[0], sums[1], sums[2]
+	ratio := func(a, b float64) float64 {
+		if b == 0 {
+			return math.NaN()
+		}
+		return a / b
+	}
+	return ratio(tp, tp+fp), ratio(tp, tp+fn), ratio(2*tp, 2*tp+fp+fn)
+}
+
 func (rc refusalCounts) sums() (tp, fp, fn int) {
 	for j := range rc.tp {
 		tp += int(rc.tp[j])
@@ -745,9 +790,18 @@ func (v *view) refusalFigures(rc refusalCounts) [3]figure {
 	p, r, f1 := rc.prf(nil)
 	vals := [3]float64{p, r, f1}
 	// the three ratios of one resample come from the same sums: one pass
-	cis := stats.BootstrapIntervalsK(len(rc.idx), v.opt.Bootstrap, v.opt.Level, v.opt.Seed, 3, func(idx []int, out []float64) {
-		out[0], out[1], out[2] = rc.prf(idx)
-	})
+	var cis []stats.Interval
+	ok := false
+	if sp, exact := rc.sparse(); exact {
+		cis, ok = stats.BootstrapIntervalsCounts(len(rc.idx), v.opt.Bootstrap, v.opt.Level, v.opt.Seed, 3, func(count []uint16, out []float64) {
+			out[0], out[1], out[2] = sp.prfOf(count)
+		})
+	}
+	if !ok {
+		cis = stats.BootstrapIntervalsK(len(rc.idx), v.opt.Bootstrap, v.opt.Level, v.opt.Seed, 3, func(idx []int, out []float64) {
+			out[0], out[1], out[2] = rc.prf(idx)
+		})
+	}
 	var out [3]figure
 	for k := range out {
 		out[k] = figure{Value: vals[k], Lo: cis[k].Low, Hi: cis[k].High, N: rc.n, Denom: len(rc.idx)}

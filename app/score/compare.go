@@ -636,13 +636,29 @@ func (v *view) pairRefusal(s stratum) [3]pairFig {
 	va, vb := [3]float64{pa, qa, f1a}, [3]float64{pb, qb, f1b}
 	// one pass gives each resample's three ratios of A, of B and their
 	// differences (refusalFigures of A and of B, and the paired interval)
-	cis := stats.BootstrapIntervalsK(len(ca.idx), v.opt.Bootstrap, v.opt.Level, v.opt.Seed, 9, func(idx []int, out []float64) {
-		pa, qa, f1a := ca.prf(idx)
-		pb, qb, f1b := cb.prf(idx)
+	put := func(out []float64, pa, qa, f1a, pb, qb, f1b float64) {
 		out[0], out[1], out[2] = pa, qa, f1a
 		out[3], out[4], out[5] = pb, qb, f1b
 		out[6], out[7], out[8] = pb-pa, qb-qa, f1b-f1a
-	})
+	}
+	var cis []stats.Interval
+	ok := false
+	spa, exactA := ca.sparse()
+	spb, exactB := cb.sparse()
+	if exactA && exactB {
+		cis, ok = stats.BootstrapIntervalsCounts(len(ca.idx), v.opt.Bootstrap, v.opt.Level, v.opt.Seed, 9, func(count []uint16, out []float64) {
+			pa, qa, f1a := spa.prfOf(count)
+			pb, qb, f1b := spb.prfOf(count)
+			put(out, pa, qa, f1a, pb, qb, f1b)
+		})
+	}
+	if !ok {
+		cis = stats.BootstrapIntervalsK(len(ca.idx), v.opt.Bootstrap, v.opt.Level, v.opt.Seed, 9, func(idx []int, out []float64) {
+			pa, qa, f1a := ca.prf(idx)
+			pb, qb, f1b := cb.prf(idx)
+			put(out, pa, qa, f1a, pb, qb, f1b)
+		})
+	}
 	var out [3]pairFig
 	for k := range out {
 		pf := pairFig{OnlyOne: onlyOne}

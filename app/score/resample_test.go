@@ -52,3 +52,42 @@ func TestResampleQuantilesEqualSorting(t *testing.T) {
 		}
 	}
 }
+
+// Refusal P/R/F1 of a resample from its draw counts over the non-zero
+// indicators (refusalSparse.prfOf) are prf's on the drawn indices, so the
+// intervals are the same.
+func TestRefusalFromCountsEqualsPRF(t *testing.T) {
+	r := rand.New(rand.NewPCG(21, 22))
+	for trial := range 40 {
+		n := 1 + r.IntN(80)
+		var rc refusalCounts
+		for i := range n {
+			rc.idx = append(rc.idx, i)
+			ind := [3]float64{}
+			ind[r.IntN(3)] = float64(r.IntN(2)) // one of tp/fp/fn set, or none
+			rc.tp, rc.fp, rc.fn = append(rc.tp, ind[0]), append(rc.fp, ind[1]), append(rc.fn, ind[2])
+		}
+		sp, ok := rc.sparse()
+		if !ok {
+			t.Fatal("0/1 indicators not taken as exact")
+		}
+		got, ok := stats.BootstrapIntervalsCounts(n, 300, 0.95, int64(trial), 3, func(count []uint16, out []float64) {
+			out[0], out[1], out[2] = sp.prfOf(count)
+		})
+		if !ok {
+			t.Fatal("counts not kept for a small n")
+		}
+		want := stats.BootstrapIntervalsK(n, 300, 0.95, int64(trial), 3, func(idx []int, out []float64) {
+			out[0], out[1], out[2] = rc.prf(idx)
+		})
+		for k := range want {
+			same := func(a, b float64) bool { return a == b || math.IsNaN(a) && math.IsNaN(b) }
+			if !same(got[k].Low, want[k].Low) || !same(got[k].High, want[k].High) {
+				t.Fatalf("trial %d n=%d statistic %d: %v, from the indices %v", trial, n, k, got[k], want[k])
+			}
+		}
+	}
+	if _, ok := (refusalCounts{tp: []float64{0.5}, fp: []float64{0}, fn: []float64{0}}).sparse(); ok {
+		t.Error("a fractional indicator taken as exact")
+	}
+}

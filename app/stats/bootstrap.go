@@ -432,6 +432,39 @@ func BootstrapIntervalsK(n, resamples int, level float64, seed int64, k int, sta
 	return out
 }
 
+// BootstrapIntervalsCounts is BootstrapIntervalsK for a statistic of the
+// draw counts: statistic receives, for each resample, how many times it
+// drew each of the n items (count[i]; the counts sum to n) — for sums of
+// small integers, which are exact in any order, so a statistic can visit
+// only the items that are not 0. ok is false (and nothing is computed)
+// when the draws of (seed, n, resamples) are not kept: use
+// BootstrapIntervalsK then.
+func BootstrapIntervalsCounts(n, resamples int, level float64, seed int64, k int, statistic func(count []uint16, out []float64)) (_ []Interval, ok bool) {
+	if n <= 0 || resamples < 1 {
+		return nil, false
+	}
+	cnt := counts(seed, n, resamples)
+	if cnt == nil {
+		return nil, false
+	}
+	buf := getScratch(k * resamples)
+	defer putScratch(buf)
+	flat := *buf
+	vals := make([]float64, k)
+	for b := range resamples {
+		statistic(cnt[b*n:(b+1)*n:(b+1)*n], vals)
+		for j, x := range vals {
+			flat[j*resamples+b] = x
+		}
+	}
+	out := make([]Interval, k)
+	for j := range out {
+		lo, hi := percentileInPlace(flat[j*resamples:(j+1)*resamples], level)
+		out[j] = Interval{lo, hi}
+	}
+	return out, true
+}
+
 // replicates writes statistic j on resample b to flat[j*resamples+b].
 func replicates(n, resamples int, seed int64, k int, statistic func(idx []int, out []float64), flat []float64) {
 	d := draws(seed, n, resamples)
