@@ -55,7 +55,7 @@ test-short: lint
 bench: bench-go bench-trec
 
 bench-go:
-	$(GO) test -run '^$$' -bench . -benchmem -count 5 ./app/trec/ ./app/dataset/ ./app/score/
+	$(GO) test -run '^$$' -bench . -benchmem -count 5 ./app/trec/ ./app/dataset/ ./app/score/ ./app/engine/ ./app/stats/
 
 bench-trec: cli
 	bash scripts/bench-trec.sh

@@ -24,16 +24,7 @@ var DefaultRefusalPhrases = []string{
 
 // IsRefusal reports whether resp contains one of phrases (normalised).
 func IsRefusal(resp string, phrases []string) bool {
-	n := Normalize(resp)
-	if n == "" {
-		return false
-	}
-	for _, p := range phrases {
-		if pn := Normalize(p); pn != "" && strings.Contains(n, pn) {
-			return true
-		}
-	}
-	return false
+	return NewRefusals(phrases).Is(resp)
 }
 
 // Refused decides whether a result refused: its own refused flag wins;
@@ -43,6 +34,48 @@ func Refused(flag *bool, resp string, phrases []string) bool {
 		return *flag
 	}
 	return IsRefusal(resp, phrases)
+}
+
+// Refusals are refusal phrases normalised once, for checking many
+// responses: Is and Refused are IsRefusal and Refused with those phrases.
+type Refusals struct {
+	norm []string // the phrases' non-empty normal forms, in order
+}
+
+// NewRefusals normalises phrases.
+func NewRefusals(phrases []string) *Refusals {
+	r := &Refusals{}
+	for _, p := range phrases {
+		if pn := Normalize(p); pn != "" {
+			r.norm = append(r.norm, pn)
+		}
+	}
+	return r
+}
+
+// Is reports whether resp contains one of the phrases (normalised).
+func (r *Refusals) Is(resp string) bool {
+	if len(r.norm) == 0 {
+		return false
+	}
+	n := Normalize(resp)
+	if n == "" {
+		return false
+	}
+	for _, pn := range r.norm {
+		if strings.Contains(n, pn) {
+			return true
+		}
+	}
+	return false
+}
+
+// Refused is Refused with r's phrases: the flag wins, else Is(resp).
+func (r *Refusals) Refused(flag *bool, resp string) bool {
+	if flag != nil {
+		return *flag
+	}
+	return r.Is(resp)
 }
 
 // Verdict normalises a judge_pairwise verdict to "A", "B" or "tie" ("" when

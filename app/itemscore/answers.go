@@ -25,11 +25,11 @@ func responseText(o *output) string {
 // one, else whether its response is a refusal (a phrase of the list). A
 // result with neither flag nor response did not refuse. Refusal metrics and
 // false recall (an abstaining run returns no evidence) both use it.
-func abstained(o *output, phrases []string) bool {
+func abstained(o *output, refusals *answer.Refusals) bool {
 	if o == nil || o.response == nil && o.refused == nil {
 		return false
 	}
-	return answer.Refused(o.refused, responseText(o), phrases)
+	return refusals.Refused(o.refused, responseText(o))
 }
 
 // scoreAnswer fills the answer, judge and refusal values of one unit for a
@@ -37,7 +37,7 @@ func abstained(o *output, phrases []string) bool {
 // an empty answer scores (0), and the refusal indicators read "did not
 // refuse". It returns the response shown to people and the primary
 // correctness (nil when the unit has none).
-func scoreAnswer(u *unitSpec, o *output, run *runOut, phrases []string, v map[string]float64) (string, *bool) {
+func scoreAnswer(u *unitSpec, o *output, run *runOut, refusals *answer.Refusals, v map[string]float64) (string, *bool) {
 	if o == nil {
 		o = &output{}
 	}
@@ -58,7 +58,7 @@ func scoreAnswer(u *unitSpec, o *output, run *runOut, phrases []string, v map[st
 	if u.item == nil {
 		// Refusal indicators: should_refuse is the positive class.
 		should := !u.Answerable
-		refused := abstained(o, phrases)
+		refused := abstained(o, refusals)
 		set("refusal.detected", refused)
 		set("refusal.tp", should && refused)
 		set("refusal.fp", !should && refused)

@@ -46,7 +46,7 @@ func (sc *scorer) attribute(u *unitSpec, o *output, r *runOut, it *ItemScore) []
 	if it.Values["refusal.fn"] == 1 {
 		has["REFUSAL_UNDER"] = true
 	}
-	if v, ok := it.Values["answer.numeric"]; ok && v == 0 && !abstained(o, sc.opt.RefusalPhrases) {
+	if v, ok := it.Values["answer.numeric"]; ok && v == 0 && !abstained(o, sc.refusals) {
 		has["NUMERIC_UNIT"] = true
 	}
 	if u.rag != nil && u.Answerable {

@@ -29,7 +29,16 @@ func FlagsFor(metric string, it ItemScore) []string {
 		return nil
 	}
 	d, err := metrics.Parse(metric)
-	if err != nil || (d.Group != metrics.GroupRetrieval && d.Group != metrics.GroupSafety) {
+	if err != nil {
+		return nil
+	}
+	return FlagsForParsed(d, metric, &it)
+}
+
+// FlagsForParsed is FlagsFor with metric parsed by the caller (d =
+// metrics.Parse(metric)), for a caller that asks about many items.
+func FlagsForParsed(d metrics.Descriptor, metric string, it *ItemScore) []string {
+	if it.Missing || (d.Group != metrics.GroupRetrieval && d.Group != metrics.GroupSafety) {
 		return nil
 	}
 	var out []string

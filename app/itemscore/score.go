@@ -6,9 +6,11 @@ import (
 	"iter"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 
+	"eval752/app/answer"
 	"eval752/app/dataset"
 	"eval752/app/metrics"
 	"eval752/app/model"
@@ -50,7 +52,7 @@ func Score(ds *dataset.Dataset, opt Options) (*Set, error) {
 	}
 	sc.assignQrels(runs)
 
-	set := &Set{Config: opt.config(), Units: []Unit{}, Runs: []RunScores{}, Resolution: []Resolved{}, Ambiguities: []Resolved{}}
+	set := &Set{Config: opt.config(), Units: []Unit{}, Runs: []RunScores{}, Resolution: []Resolved{}, Ambiguities: []Resolved{}, CIs: &stats.Memo{}}
 	// Resolve every gold view first (serially: the caches are plain maps),
 	// then score items in parallel: scoring only reads shared state and
 	// writes its own slot, so the result does not depend on scheduling.
@@ -164,8 +166,12 @@ type viewKey struct {
 }
 
 type scorer struct {
-	ds         *dataset.Dataset
-	opt        Options
+	ds       *dataset.Dataset
+	opt      Options
+	refusals *answer.Refusals // opt.RefusalPhrases, normalised once
+	// retrieval are retrievalMetrics(opt.Cutoffs, multiHop) for multiHop
+	// false and true, bound once (shared: never modified)
+	retrieval  [2][]boundMetric
 	units      []*unitSpec
 	atomTables map[string]*resolve.AtomTable
 	chunks     *resolve.ChunkTable
@@ -183,7 +189,8 @@ func newScorer(ds *dataset.Dataset, opt Options, units []*unitSpec) *scorer {
 	for i, u := range units {
 		u.idx = i
 	}
-	sc := &scorer{ds: ds, opt: opt, units: units, atomTables: map[string]*resolve.AtomTable{}, views: map[viewKey]*goldView{}}
+	sc := &scorer{ds: ds, opt: opt, refusals: answer.NewRefusals(opt.RefusalPhrases), units: units, atomTables: map[string]*resolve.AtomTable{}, views: map[viewKey]*goldView{}}
+	sc.retrieval = [2][]boundMetric{retrievalMetrics(opt.Cutoffs, false), retrievalMetrics(opt.Cutoffs, true)}
 	sc.chunks = resolve.NewChunkTable(typed(ds.Chunks))
 	clauses := typed(ds.Clauses)
 	sc.clauses = resolve.NewClauseIndex(clauses)
@@ -315,7 +322,7 @@ func (sc *scorer) scoreItem(u *unitSpec, ui int, r *runOut) ItemScore {
 	// a TREC query has no answer and no answerability: only its ranking
 	// is scored (refusal F1 on it would count a non-refusal as right)
 	if u.trec == nil && (c.answers || (c.refuses && u.item == nil && u.peer == nil)) {
-		resp, correct := scoreAnswer(u, o, r, sc.opt.RefusalPhrases, it.Values)
+		resp, correct := scoreAnswer(u, o, r, sc.refusals, it.Values)
 		it.Detail.Response = resp
 		it.Detail.Correct = correct
 	}
@@ -459,15 +466,18 @@ func (sc *scorer) scoreRetrieval(u *unitSpec, o *output, r *runOut, it *ItemScor
 	}
 	cands = metrics.Canonicalize(cands)
 	q := g.query(cands)
-	q.Abstained = abstained(o, sc.opt.RefusalPhrases)
+	q.Abstained = abstained(o, sc.refusals)
 	put := func(family string, k int) {
 		m := bindMetric(family, k)
 		it.Values[m.name] = m.f.Compute(q, k)
 	}
 	if g.hasRetrieval {
-		bound := retrievalMetrics(sc.opt.Cutoffs, g.multiHop)
+		bound := sc.retrieval[0]
+		if g.multiHop {
+			bound = sc.retrieval[1]
+		}
 		if g.noGroups {
-			bound = slices.DeleteFunc(bound, func(m boundMetric) bool { return groupFamily(m.f.Name) })
+			bound = slices.DeleteFunc(slices.Clone(bound), func(m boundMetric) bool { return groupFamily(m.f.Name) })
 		}
 		sc.scoreRanking(q, bound, it)
 		if g.ambiguous {
@@ -518,7 +528,11 @@ type boundMetric struct {
 
 func bindMetric(family string, k int) boundMetric {
 	f, _ := metrics.LookupFamily(family)
-	return boundMetric{name: f.Bind(k).Name, f: f, k: k}
+	name := f.Name // f.Bind(k).Name, without building the descriptor
+	if k > 0 {
+		name += "@" + strconv.Itoa(k)
+	}
+	return boundMetric{name: name, f: f, k: k}
 }
 
 // retrievalMetrics lists the ranking metrics of a unit with retrieval gold:

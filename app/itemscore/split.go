@@ -43,7 +43,7 @@ func (s *Set) OnlySplit(name string) (*Set, error) {
 		}
 		return nil, fmt.Errorf("--split %s: no unit of that split (splits: %s)", name, strings.Join(have, ", "))
 	}
-	out := &Set{Config: append(slices.Clone(s.Config), report.KV{Key: "split", Value: name + " (only the units of this split are scored)"}), Notes: s.Notes}
+	out := &Set{Config: append(slices.Clone(s.Config), report.KV{Key: "split", Value: name + " (only the units of this split are scored)"}), Notes: s.Notes, CIs: s.CIs}
 	sets := map[string]bool{}
 	for _, i := range keep {
 		out.Units = append(out.Units, s.Units[i])

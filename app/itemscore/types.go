@@ -11,6 +11,7 @@ import (
 	"eval752/app/model"
 	"eval752/app/peer"
 	"eval752/app/report"
+	"eval752/app/stats"
 )
 
 // Unit is one annotated item: the unit every denominator counts.
@@ -156,6 +157,11 @@ type Set struct {
 	// Headlines are the numbers other tools' logs report beside the values
 	// recomputed from their samples (package peer).
 	Headlines []Headline `json:"headlines,omitempty"`
+	// CIs remembers the bootstrap intervals package score resampled on this
+	// Set's columns, so that its score report, paired comparisons and
+	// compare-many resample a column once (stats.Memo: the same intervals,
+	// bit for bit). nil: each report keeps its own. Not part of the JSON.
+	CIs *stats.Memo `json:"-"`
 }
 
 // Headline is one reported number of a peer tool's log and its recomputed value.

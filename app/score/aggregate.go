@@ -2,7 +2,6 @@ package score
 
 import (
 	"fmt"
-	"hash/fnv"
 	"math"
 	"runtime"
 	"slices"
@@ -101,14 +100,15 @@ func nanFigure() figure { return figure{Value: math.NaN(), Lo: math.NaN(), Hi: m
 
 // cell turns a figure into a report cell for metric d (whose threshold and
 // pass/fail it carries). Undefined numbers are left nil, never NaN, so the
-// JSON stays valid.
-func (f figure) cell(d metrics.Descriptor, name, stratum, run string) report.Cell {
-	c := report.Cell{Metric: name, Stratum: stratum, Run: run, N: report.I(f.N), Denom: report.I(f.Denom), Flag: f.Flag, Int: f.Int, Digits: f.Digits}
+// JSON stays valid. The cell's numbers point into bx's blocks (nil: one
+// allocation each).
+func (f figure) cell(bx *boxes, d metrics.Descriptor, name, stratum, run string) report.Cell {
+	c := report.Cell{Metric: name, Stratum: stratum, Run: run, N: bx.I(f.N), Denom: bx.I(f.Denom), Flag: f.Flag, Int: f.Int, Digits: f.Digits}
 	if !math.IsNaN(f.Value) {
-		c.Value = report.F(f.Value)
+		c.Value = bx.F(f.Value)
 	}
 	if !f.NoCI && !math.IsNaN(f.Lo) && !math.IsNaN(f.Hi) {
-		c.CILow, c.CIHigh = report.F(f.Lo), report.F(f.Hi)
+		c.CILow, c.CIHigh = bx.F(f.Lo), bx.F(f.Hi)
 	}
 	if d.Threshold != nil {
 		c.Threshold = thresholdText(*d.Threshold)
@@ -117,6 +117,39 @@ func (f figure) cell(d metrics.Descriptor, name, stratum, run string) report.Cel
 		}
 	}
 	return c
+}
+
+// boxes hands out the pointers of report cells (report.Cell's Value, N,
+// Denom, CI bounds) from shared blocks: one allocation per boxBlock values
+// instead of one per value, which the garbage collector of the page's
+// single-threaded worker feels. A nil *boxes allocates each value.
+type boxes struct {
+	f []float64
+	i []int
+}
+
+const boxBlock = 512
+
+func (bx *boxes) F(x float64) *float64 {
+	if bx == nil {
+		return report.F(x)
+	}
+	if len(bx.f) == cap(bx.f) {
+		bx.f = make([]float64, 0, boxBlock)
+	}
+	bx.f = append(bx.f, x)
+	return &bx.f[len(bx.f)-1]
+}
+
+func (bx *boxes) I(x int) *int {
+	if bx == nil {
+		return report.I(x)
+	}
+	if len(bx.i) == cap(bx.i) {
+		bx.i = make([]int, 0, boxBlock)
+	}
+	bx.i = append(bx.i, x)
+	return &bx.i[len(bx.i)-1]
 }
 
 // thresholdText renders a threshold as "≥ 0.90" / "≤ 0.10".
@@ -159,6 +192,12 @@ type view struct {
 	runSeeds map[seedKey][]string
 	seedMu   sync.Mutex
 	metricAt map[string]int
+	// ci remembers the bootstrap intervals resampled (the Set's memo, so a
+	// comparison reuses the score report's; or this view's own).
+	ci *stats.Memo
+	// box holds the numbers of the report's figure cells (not safe for
+	// concurrent use: tables are built on one goroutine).
+	box *boxes
 }
 
 // Flag bits of view.flag: an item can carry both (one never hides the
@@ -175,7 +214,10 @@ type seedKey struct {
 }
 
 func newView(set *itemscore.Set, opt Options) *view {
-	v := &view{set: set, opt: opt, runSeeds: map[seedKey][]string{}, metricAt: map[string]int{}}
+	v := &view{set: set, opt: opt, runSeeds: map[seedKey][]string{}, metricAt: map[string]int{}, ci: set.CIs, box: &boxes{}}
+	if v.ci == nil {
+		v.ci = &stats.Memo{}
+	}
 	for i := range set.Runs {
 		if len(opt.Runs) == 0 || slices.Contains(opt.Runs, set.Runs[i].Run) {
 			v.runs = append(v.runs, &set.Runs[i])
@@ -202,6 +244,7 @@ func newView(set *itemscore.Set, opt Options) *view {
 		parallel(len(v.runs)*nm, func(j int) {
 			r, m := j/nm, j%nm
 			rs, d := v.runs[r], v.metrics[m]
+			pd, perr := metrics.Parse(d.Name) // once per column, not per item
 			col := make([]float64, len(set.Units))
 			fl := make([]uint8, len(set.Units))
 			for i := range col {
@@ -215,8 +258,8 @@ func newView(set *itemscore.Set, opt Options) *view {
 					continue // not applicable; a non-finite value is treated the same
 				}
 				col[i] = x
-				if !it.Missing && (it.Unjudged > 0 || len(it.Flags) > 0) {
-					for _, f := range flagsFor(d.Name, *it) {
+				if !it.Missing && perr == nil && (it.Unjudged > 0 || len(it.Flags) > 0) {
+					for _, f := range flagsForParsed(pd, d.Name, it) {
 						switch f {
 						case "unjudged":
 							fl[i] |= flagUnjudged
@@ -259,12 +302,13 @@ func (v *view) metricIndex(name string) int {
 }
 
 // item returns run r's score of unit i (a missing one when the run's slice
-// is short, which a well-formed Set never is).
-func (v *view) item(r, i int) itemscore.ItemScore {
+// is short, which a well-formed Set never is). It points into the Set:
+// callers only read it.
+func (v *view) item(r, i int) *itemscore.ItemScore {
 	if i < len(v.runs[r].Items) {
-		return v.runs[r].Items[i]
+		return &v.runs[r].Items[i]
 	}
-	return itemscore.ItemScore{Missing: true}
+	return &itemscore.ItemScore{Missing: true}
 }
 
 // setSeeds names the seed that defines each set's targets: seed 000 §4 for
@@ -502,8 +546,10 @@ func (v *view) means() [][][]figure {
 func (v *view) stratumMeans(r int, s stratum) []figure {
 	figs := make([]figure, len(v.metrics))
 	idxs := make([][]int, len(v.metrics))
+	buf := make([]int, len(v.metrics)*len(s.Idx)) // one backing array
 	for m := range v.metrics {
 		col := v.cols[r][m]
+		idxs[m] = buf[m*len(s.Idx) : m*len(s.Idx) : (m+1)*len(s.Idx)]
 		for _, i := range s.Idx {
 			if !math.IsNaN(col[i]) {
 				idxs[m] = append(idxs[m], i)
@@ -516,7 +562,7 @@ func (v *view) stratumMeans(r int, s stratum) []figure {
 		for k, m := range g {
 			cols[k] = gather(v.cols[r][m], idx)
 		}
-		cis := stats.BootstrapMeanCIs(cols, v.opt.Bootstrap, v.opt.Level, v.opt.Seed)
+		cis := v.ci.MeanCIs(cols, v.opt.Bootstrap, v.opt.Level, v.opt.Seed)
 		n := 0
 		for _, i := range idx {
 			if !v.item(r, i).Missing {
@@ -539,15 +585,15 @@ func groupByUnits(idxs [][]int) [][]int {
 	var groups [][]int
 	byHash := map[uint64][]int{} // hash → group numbers
 	for m, idx := range idxs {
-		h := fnv.New64a()
-		var b [8]byte
+		// FNV-1a over the indices' eight bytes each
+		h := uint64(14695981039346656037)
 		for _, i := range idx {
 			for k := range 8 {
-				b[k] = byte(uint64(i) >> (8 * k))
+				h ^= uint64(byte(uint64(i) >> (8 * k)))
+				h *= 1099511628211
 			}
-			h.Write(b[:])
 		}
-		key := h.Sum64() ^ uint64(len(idx))
+		key := h ^ uint64(len(idx))
 		found := -1
 		for _, gi := range byHash[key] {
 			if slices.Equal(idxs[groups[gi][0]], idx) {
@@ -683,6 +729,51 @@ func (rc refusalCounts) prf(sel []int) (p, r, f1 float64) {
 	return ratio(tp, tp+fp), ratio(tp, tp+fn), ratio(2*tp, 2*tp+fp+fn)
 }
 
+// sparse lists, for each indicator (tp, fp, fn), the positions of rc
+// whose value is not 0 and the values, when every value is a small
+// integer (0/1 indicators are): their sums over a resample are then exact
+// in any order, so prfOf(counts) gives prf's bits. ok is false otherwise.
+func (rc refusalCounts) sparse() (sp refusalSparse, ok bool) {
+	for k, xs := range [3][]float64{rc.tp, rc.fp, rc.fn} {
+		for j, x := range xs {
+			if x != math.Trunc(x) || math.Abs(x) > 1<<20 {
+				return sp, false
+			}
+			if x != 0 {
+				sp.pos[k] = append(sp.pos[k], j)
+				sp.val[k] = append(sp.val[k], int(x))
+			}
+		}
+	}
+	return sp, true
+}
+
+type refusalSparse struct {
+	pos [3][]int // tp, fp, fn: positions of rc with a value ≠ 0
+	val [3][]int
+}
+
+// prfOf is refusalCounts.prf on the resample that draws position j
+// count[j] times.
+func (sp *refusalSparse) prfOf(count []uint16) (p, r, f1 float64) {
+	var sums [3]float64
+	for k := range sums {
+		n := 0
+		for t, j := range sp.pos[k] {
+			n += int(count[j]) * sp.val[k][t]
+		}
+		sums[k] = float64(n)
+	}
+	tp, fp, fn := sums[0], sums[1], sums[2]
+	ratio := func(a, b float64) float64 {
+		if b == 0 {
+			return math.NaN()
+		}
+		return a / b
+	}
+	return ratio(tp, tp+fp), ratio(tp, tp+fn), ratio(2*tp, 2*tp+fp+fn)
+}
+
 func (rc refusalCounts) sums() (tp, fp, fn int) {
 	for j := range rc.tp {
 		tp += int(rc.tp[j])
@@ -698,14 +789,22 @@ func (rc refusalCounts) sums() (tp, fp, fn int) {
 func (v *view) refusalFigures(rc refusalCounts) [3]figure {
 	p, r, f1 := rc.prf(nil)
 	vals := [3]float64{p, r, f1}
+	// the three ratios of one resample come from the same sums: one pass
+	var cis []stats.Interval
+	ok := false
+	if sp, exact := rc.sparse(); exact {
+		cis, ok = stats.BootstrapIntervalsCounts(len(rc.idx), v.opt.Bootstrap, v.opt.Level, v.opt.Seed, 3, func(count []uint16, out []float64) {
+			out[0], out[1], out[2] = sp.prfOf(count)
+		})
+	}
+	if !ok {
+		cis = stats.BootstrapIntervalsK(len(rc.idx), v.opt.Bootstrap, v.opt.Level, v.opt.Seed, 3, func(idx []int, out []float64) {
+			out[0], out[1], out[2] = rc.prf(idx)
+		})
+	}
 	var out [3]figure
 	for k := range out {
-		reps := stats.BootstrapReplicates(len(rc.idx), v.opt.Bootstrap, v.opt.Seed, func(idx []int) float64 {
-			p, r, f1 := rc.prf(idx)
-			return [3]float64{p, r, f1}[k]
-		})
-		lo, hi := stats.PercentileInterval(reps, v.opt.Level)
-		out[k] = figure{Value: vals[k], Lo: lo, Hi: hi, N: rc.n, Denom: len(rc.idx)}
+		out[k] = figure{Value: vals[k], Lo: cis[k].Low, Hi: cis[k].High, N: rc.n, Denom: len(rc.idx)}
 	}
 	return out
 }

@@ -1,6 +1,7 @@
 package score
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"slices"
@@ -296,10 +297,10 @@ func (v *view) pairRows() []pairRow {
 	}
 	// Refusal P/R/F1: both runs' indicators on the same units.
 	if v.hasRefusal() {
+		figs := make([][3]pairFig, len(v.strata))
+		parallel(len(v.strata), func(s int) { figs[s] = v.pairRefusal(v.strata[s]) })
 		for k, name := range []string{"refusal.precision", "refusal.recall", "refusal.f1"} {
-			figs := make([]pairFig, len(v.strata))
-			parallel(len(v.strata), func(s int) { figs[s] = v.pairRefusal(v.strata[s], k) })
-			rows = append(rows, pairRow{Label: name, Desc: mustDesc(name), Fig: func(s int) pairFig { return figs[s] }})
+			rows = append(rows, pairRow{Label: name, Desc: mustDesc(name), Fig: func(s int) pairFig { return figs[s][k] }})
 		}
 	}
 	// Cost means.
@@ -367,46 +368,123 @@ func (v *view) pairRows() []pairRow {
 // paired bootstrap interval (unit indices resampled jointly, the percentile
 // recomputed on each side; other strata show the difference only).
 func (v *view) pairQuantileRows(name string, d metrics.Descriptor, colA, colB []float64) []pairRow {
-	var rows []pairRow
-	for _, q := range []struct {
+	qs := []struct {
 		label string
 		p     float64
-	}{{"p50", 0.50}, {"p95", 0.95}} {
-		figs := make([]pairFig, len(v.strata))
-		for s := range v.strata {
-			idx := v.pairedUnits(v.strata[s], colA, colB)
-			a, b := gather(colA, idx), gather(colB, idx)
-			pf := pairFig{Win: -1, Tie: -1, Los: -1}
-			for _, i := range v.strata[s].Idx {
-				if math.IsNaN(colA[i]) != math.IsNaN(colB[i]) {
-					pf.OnlyOne++
-				}
+	}{{"p50", 0.50}, {"p95", 0.95}}
+	figs := make([][]pairFig, len(qs)) // [quantile][stratum]
+	for k := range figs {
+		figs[k] = make([]pairFig, len(v.strata))
+	}
+	for s, st := range v.strata {
+		idx := v.pairedUnits(st, colA, colB)
+		a, b := gather(colA, idx), gather(colB, idx)
+		onlyOne := 0
+		for _, i := range st.Idx {
+			if math.IsNaN(colA[i]) != math.IsNaN(colB[i]) {
+				onlyOne++
 			}
+		}
+		// the interval costs a sort per resample: drawn on all units and
+		// per set, where a verdict is read, not on every stratum; one sort
+		// of each run's resample gives both percentiles
+		var cis []stats.Interval
+		if len(idx) > 0 && (st.Key == "" || st.Key == "set") {
+			qa, qb := newResampleQuantiles(a), newResampleQuantiles(b)
+			ranks := make([]int, len(qs))
+			for k, q := range qs {
+				ranks[k] = stats.Rank(len(idx), q.p)
+			}
+			va, vb := make([]float64, len(qs)), make([]float64, len(qs))
+			cis = stats.BootstrapIntervalsK(len(idx), v.opt.Bootstrap, v.opt.Level, v.opt.Seed, len(qs), func(sel []int, out []float64) {
+				qa.of(sel, ranks, va)
+				qb.of(sel, ranks, vb)
+				for k := range out {
+					out[k] = vb[k] - va[k]
+				}
+			})
+		}
+		for k, q := range qs {
+			pf := pairFig{Win: -1, Tie: -1, Los: -1, OnlyOne: onlyOne}
 			qa, qb := stats.Quantile(a, q.p), stats.Quantile(b, q.p)
 			pf.A = figure{Value: qa, Lo: math.NaN(), Hi: math.NaN(), N: len(idx), Denom: len(idx), NoCI: true, Digits: 1}
 			pf.B = figure{Value: qb, Lo: math.NaN(), Hi: math.NaN(), N: len(idx), Denom: len(idx), NoCI: true, Digits: 1}
 			pf.Diff = figure{Value: qb - qa, Lo: math.NaN(), Hi: math.NaN(), N: len(idx), Denom: len(idx), Digits: 1}
-			// the interval costs a sort per resample: drawn on all units
-			// and per set, where a verdict is read, not on every stratum
-			if st := v.strata[s]; len(idx) > 0 && (st.Key == "" || st.Key == "set") {
-				xa, xb := make([]float64, 0, len(idx)), make([]float64, 0, len(idx))
-				reps := stats.BootstrapReplicates(len(idx), v.opt.Bootstrap, v.opt.Seed, func(sel []int) float64 {
-					xa, xb = xa[:0], xb[:0]
-					for _, j := range sel {
-						xa, xb = append(xa, a[j]), append(xb, b[j])
-					}
-					return stats.Quantile(xb, q.p) - stats.Quantile(xa, q.p)
-				})
-				pf.Diff.Lo, pf.Diff.Hi = stats.PercentileInterval(reps, v.opt.Level)
+			if cis != nil {
+				pf.Diff.Lo, pf.Diff.Hi = cis[k].Low, cis[k].High
 			}
-			figs[s] = pf
+			figs[k][s] = pf
 		}
-		if figs[0].Diff.Denom == 0 {
+	}
+	var rows []pairRow
+	for k, q := range qs {
+		if figs[k][0].Diff.Denom == 0 {
 			continue
 		}
-		rows = append(rows, pairRow{Label: name + " " + q.label, Desc: d, Fig: func(s int) pairFig { return figs[s] }})
+		rows = append(rows, pairRow{Label: name + " " + q.label, Desc: d, Fig: func(s int) pairFig { return figs[k][s] }})
 	}
 	return rows
+}
+
+// resampleQuantiles reads order statistics of resamples of x (unit
+// indices into x, with repeats) without sorting each resample: x's
+// positions are sorted once, and a resample's r-th smallest value is where
+// the counts of its draws, walked in that order, reach r — the value a sort
+// of the resample would put at rank r (stats.OrderStat).
+type resampleQuantiles struct {
+	x     []float64
+	order []int // positions of x, by value
+	count []int // draws per position (kept zero between calls)
+	// sorted: with both zeros (-0 == 0) or a NaN the value a sort puts at
+	// a rank depends on the sort, so such x is sorted per resample
+	sorted []float64
+}
+
+func newResampleQuantiles(x []float64) *resampleQuantiles {
+	q := &resampleQuantiles{x: x, count: make([]int, len(x))}
+	pos, neg := false, false
+	for _, v := range x {
+		pos = pos || v == 0 && !math.Signbit(v)
+		neg = neg || v == 0 && math.Signbit(v)
+		if pos && neg || math.IsNaN(v) {
+			q.sorted = make([]float64, len(x))
+			return q
+		}
+	}
+	q.order = make([]int, len(x))
+	for i := range q.order {
+		q.order[i] = i
+	}
+	slices.SortFunc(q.order, func(i, j int) int { return cmp.Compare(x[i], x[j]) })
+	return q
+}
+
+// of writes to out[k] the ranks[k]-th smallest (1-based) of x[sel[0]],
+// x[sel[1]], …; ranks ascend.
+func (q *resampleQuantiles) of(sel, ranks []int, out []float64) {
+	if q.sorted != nil {
+		s := q.sorted[:len(sel)]
+		for t, j := range sel {
+			s[t] = q.x[j]
+		}
+		slices.Sort(s)
+		for k, r := range ranks {
+			out[k] = s[r-1]
+		}
+		return
+	}
+	for _, j := range sel {
+		q.count[j]++
+	}
+	k, seen := 0, 0
+	for _, j := range q.order {
+		seen += q.count[j]
+		for k < len(ranks) && seen >= ranks[k] {
+			out[k] = q.x[j]
+			k++
+		}
+		q.count[j] = 0
+	}
 }
 
 // costColumn is run r's cost field per unit, NaN when absent.
@@ -448,7 +526,7 @@ func (v *view) pairMeans(s stratum, ms []int) []pairFig {
 
 // pairedUnits lists the units of s where both columns have a value.
 func (v *view) pairedUnits(s stratum, a, b []float64) []int {
-	var idx []int
+	idx := make([]int, 0, len(s.Idx))
 	for _, i := range s.Idx {
 		if !math.IsNaN(a[i]) && !math.IsNaN(b[i]) {
 			idx = append(idx, i)
@@ -498,7 +576,7 @@ func (v *view) pairGroup(s stratum, ds []metrics.Descriptor, colsA, colsB [][]fl
 			}
 			cols = append(cols, a, b, d)
 		}
-		cis := stats.BootstrapMeanCIs(cols, o.Bootstrap, o.Level, o.Seed)
+		cis := v.ci.MeanCIs(cols, o.Bootstrap, o.Level, o.Seed)
 		for j, k := range g {
 			a, b, d := cols[3*j], cols[3*j+1], cols[3*j+2]
 			pf := &out[k]
@@ -527,9 +605,9 @@ func (v *view) pairGroup(s stratum, ds []metrics.Descriptor, colsA, colsB [][]fl
 	return out
 }
 
-// pairRefusal compares refusal precision (k=0), recall (1) or F1 (2) of the
-// two runs on the units of s that both scored, resampling units jointly.
-func (v *view) pairRefusal(s stratum, k int) pairFig {
+// pairRefusal compares refusal precision, recall and F1 (in that order) of
+// the two runs on the units of s that both scored, resampling units jointly.
+func (v *view) pairRefusal(s stratum) [3]pairFig {
 	ra, _ := v.refusal(0, s)
 	rb, _ := v.refusal(1, s)
 	// Keep the units both runs carry indicators for.
@@ -553,19 +631,44 @@ func (v *view) pairRefusal(s stratum, k int) pairFig {
 		}
 	}
 	cb.n = ca.n
-	pick := func(rc refusalCounts, sel []int) float64 {
-		p, r, f := rc.prf(sel)
-		return [3]float64{p, r, f}[k]
+	pa, qa, f1a := ca.prf(nil)
+	pb, qb, f1b := cb.prf(nil)
+	va, vb := [3]float64{pa, qa, f1a}, [3]float64{pb, qb, f1b}
+	// one pass gives each resample's three ratios of A, of B and their
+	// differences (refusalFigures of A and of B, and the paired interval)
+	put := func(out []float64, pa, qa, f1a, pb, qb, f1b float64) {
+		out[0], out[1], out[2] = pa, qa, f1a
+		out[3], out[4], out[5] = pb, qb, f1b
+		out[6], out[7], out[8] = pb-pa, qb-qa, f1b-f1a
 	}
-	fa, fb := v.refusalFigures(ca)[k], v.refusalFigures(cb)[k]
-	pf := pairFig{A: fa, B: fb, OnlyOne: onlyOne}
-	pf.Diff = figure{Value: pick(cb, nil) - pick(ca, nil), N: ca.n, Denom: len(ca.idx)}
-	reps := stats.BootstrapReplicates(len(ca.idx), v.opt.Bootstrap, v.opt.Seed, func(idx []int) float64 {
-		return pick(cb, idx) - pick(ca, idx)
-	})
-	pf.Diff.Lo, pf.Diff.Hi = stats.PercentileInterval(reps, v.opt.Level)
-	pf.Win, pf.Tie, pf.Los = -1, -1, -1 // not per-item figures
-	return pf
+	var cis []stats.Interval
+	ok := false
+	spa, exactA := ca.sparse()
+	spb, exactB := cb.sparse()
+	if exactA && exactB {
+		cis, ok = stats.BootstrapIntervalsCounts(len(ca.idx), v.opt.Bootstrap, v.opt.Level, v.opt.Seed, 9, func(count []uint16, out []float64) {
+			pa, qa, f1a := spa.prfOf(count)
+			pb, qb, f1b := spb.prfOf(count)
+			put(out, pa, qa, f1a, pb, qb, f1b)
+		})
+	}
+	if !ok {
+		cis = stats.BootstrapIntervalsK(len(ca.idx), v.opt.Bootstrap, v.opt.Level, v.opt.Seed, 9, func(idx []int, out []float64) {
+			pa, qa, f1a := ca.prf(idx)
+			pb, qb, f1b := cb.prf(idx)
+			put(out, pa, qa, f1a, pb, qb, f1b)
+		})
+	}
+	var out [3]pairFig
+	for k := range out {
+		pf := pairFig{OnlyOne: onlyOne}
+		pf.A = figure{Value: va[k], Lo: cis[k].Low, Hi: cis[k].High, N: ca.n, Denom: len(ca.idx)}
+		pf.B = figure{Value: vb[k], Lo: cis[3+k].Low, Hi: cis[3+k].High, N: cb.n, Denom: len(cb.idx)}
+		pf.Diff = figure{Value: vb[k] - va[k], N: ca.n, Denom: len(ca.idx), Lo: cis[6+k].Low, Hi: cis[6+k].High}
+		pf.Win, pf.Tie, pf.Los = -1, -1, -1 // not per-item figures
+		out[k] = pf
+	}
+	return out
 }
 
 func (v *view) pairTable(g metrics.Group, key string, rows []pairRow, runA, runB string) report.Table {
@@ -596,6 +699,8 @@ func (v *view) pairTableOn(id, title, key string, ss []int, rows []pairRow, runA
 		report.Column{Key: "p", Label: "McNemar p", Help: "two-sided; exact binomial when b + c < 25, else χ² with continuity correction"},
 		report.Column{Key: "verdict", Label: "verdict", Help: "\"~\": the CI of Δ contains 0 (not significant)"},
 	)
+	diffRun := runB + " − " + runA
+	unreliable := fmt.Sprintf("n<%d: interval unreliable", smallN)
 	for _, pr := range rows {
 		for _, s := range ss {
 			pf := pr.Fig(s)
@@ -603,14 +708,15 @@ func (v *view) pairTableOn(id, title, key string, ss []int, rows []pairRow, runA
 				continue
 			}
 			label := v.strata[s].Label
-			row := []report.Cell{{Text: pr.Label}}
+			row := make([]report.Cell, 0, len(t.Columns))
+			row = append(row, report.Cell{Text: pr.Label})
 			if key != "" {
 				row = append(row, report.Cell{Text: v.strata[s].Value})
 			}
-			diff := pf.Diff.cell(metrics.Descriptor{}, pr.Desc.Name, label, runB+" − "+runA)
+			diff := pf.Diff.cell(v.box, metrics.Descriptor{}, pr.Desc.Name, label, diffRun)
 			var dflags []string
 			if pf.Diff.Denom > 0 && pf.Diff.Denom < smallN {
-				dflags = append(dflags, fmt.Sprintf("n<%d: interval unreliable", smallN))
+				dflags = append(dflags, unreliable)
 			}
 			if pf.A.Flag != "" || pf.B.Flag != "" {
 				dflags = append(dflags, "compares flagged figures")
@@ -622,8 +728,8 @@ func (v *view) pairTableOn(id, title, key string, ss []int, rows []pairRow, runA
 				diff.Pass = report.B(t.Pass(*diff.Value))
 			}
 			row = append(row,
-				pf.A.cell(v.descForRun(pr.Desc, s, 0), pr.Desc.Name, label, runA),
-				pf.B.cell(v.descForRun(pr.Desc, s, 1), pr.Desc.Name, label, runB),
+				pf.A.cell(v.box, v.descForRun(pr.Desc, s, 0), pr.Desc.Name, label, runA),
+				pf.B.cell(v.box, v.descForRun(pr.Desc, s, 1), pr.Desc.Name, label, runB),
 				diff,
 			)
 			if pf.Win >= 0 {
@@ -636,7 +742,7 @@ func (v *view) pairTableOn(id, title, key string, ss []int, rows []pairRow, runA
 				if mc.Exact {
 					test = "exact"
 				}
-				row = append(row, intCell(mc.B), intCell(mc.C), report.Cell{Value: report.F(mc.P), Flag: test})
+				row = append(row, v.intCell(mc.B), v.intCell(mc.C), report.Cell{Value: v.box.F(mc.P), Flag: test})
 			} else {
 				row = append(row, report.Cell{Text: "—"}, report.Cell{Text: "—"}, report.Cell{Text: "—"})
 			}

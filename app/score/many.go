@@ -330,7 +330,7 @@ func CompareMany(set *itemscore.Set, baseline string, runs []string, opt Options
 				if !t.ok {
 					continue
 				}
-				diff := t.pf.Diff.cell(metrics.Descriptor{}, l, st.Label, r+" − "+baseline)
+				diff := t.pf.Diff.cell(nil, metrics.Descriptor{}, l, st.Label, r+" − "+baseline)
 				if t.pf.Diff.Denom < smallN {
 					diff.Flag = fmt.Sprintf("n<%d: interval unreliable", smallN)
 				}
@@ -345,7 +345,7 @@ func CompareMany(set *itemscore.Set, baseline string, runs []string, opt Options
 					mc = intCell(fam)
 				}
 				det.Rows = append(det.Rows, []report.Cell{{Text: l}, {Text: r},
-					t.baseline.cell(metrics.Descriptor{}, l, st.Label, baseline), t.pf.B.cell(metrics.Descriptor{}, l, st.Label, r), diff,
+					t.baseline.cell(nil, metrics.Descriptor{}, l, st.Label, baseline), t.pf.B.cell(nil, metrics.Descriptor{}, l, st.Label, r), diff,
 					{Text: t.test}, pc(t.p), pc(t.adj), mc, {Text: t.verdict}})
 			}
 		}
@@ -389,7 +389,7 @@ func ablationSection(set *itemscore.Set, baseline string, runs []string, labels 
 			if f.Denom == 0 || (f.N == 0 && math.IsNaN(f.Value)) {
 				continue
 			}
-			figs[k][rd.Label] = f.cell(v.descForRun(rd.Desc, 0, 0), rd.Desc.Name, "all", r)
+			figs[k][rd.Label] = f.cell(nil, v.descForRun(rd.Desc, 0, 0), rd.Desc.Name, "all", r)
 			if !slices.Contains(present, rd.Label) {
 				present = append(present, rd.Label)
 			}

@@ -147,6 +147,7 @@ func (v *view) rowDefs() []rowDef {
 			})
 		}
 	}
+	computed := len(rows) // the rows below compute their figure when asked
 	for _, field := range costFields {
 		if !v.hasCost(field) {
 			continue
@@ -191,7 +192,7 @@ func (v *view) rowDefs() []rowDef {
 			rowDef{Label: field + " (mean)", Desc: d, Fig: func(r, s int) figure {
 				return fig(r, s, func(x []float64, f *figure) {
 					f.Value = stats.Mean(x)
-					f.Lo, f.Hi = stats.BootstrapCI(x, v.opt.Bootstrap, v.opt.Level, v.opt.Seed)
+					f.Lo, f.Hi = v.meanCI(x)
 					if !isInt {
 						f.sigDigits(3)
 					}
@@ -202,14 +203,41 @@ func (v *view) rowDefs() []rowDef {
 			rows = append(rows, rowDef{Label: "cost_usd per 1000 queries", Desc: mustDesc("cost_usd per 1000 queries"), Fig: func(r, s int) figure {
 				return fig(r, s, func(x []float64, f *figure) {
 					f.Value = 1000 * stats.Mean(x)
-					lo, hi := stats.BootstrapCI(x, v.opt.Bootstrap, v.opt.Level, v.opt.Seed)
+					lo, hi := v.meanCI(x)
 					f.Lo, f.Hi = 1000*lo, 1000*hi
 					f.sigDigits(3)
 				})
 			}})
 		}
 	}
-	return append(rows, v.stageRows()...)
+	rows = append(rows, v.stageRows()...)
+	// every table and the summary ask for a row's figures again: compute
+	// each once
+	for k := computed; k < len(rows); k++ {
+		rows[k].Fig = v.once(rows[k].Fig)
+	}
+	return rows
+}
+
+// once returns fig remembering each (run, stratum) figure it computed. The
+// result is not safe for concurrent use.
+func (v *view) once(fig func(r, s int) figure) func(r, s int) figure {
+	ns := len(v.strata)
+	figs := make([]figure, len(v.runs)*ns)
+	done := make([]bool, len(figs))
+	return func(r, s int) figure {
+		j := r*ns + s
+		if !done[j] {
+			figs[j], done[j] = fig(r, s), true
+		}
+		return figs[j]
+	}
+}
+
+// meanCI is stats.BootstrapCI of x with the view's options (and memo).
+func (v *view) meanCI(x []float64) (lo, hi float64) {
+	ci := v.ci.MeanCIs([][]float64{x}, v.opt.Bootstrap, v.opt.Level, v.opt.Seed)
+	return ci[0].Low, ci[0].High
 }
 
 // stageOrder is seed 003 §6.2's order of the pipeline stages; other stage
@@ -240,7 +268,7 @@ func (v *view) orderedKeys(first []string, got func(it *itemscore.ItemScore) map
 	for r := range v.runs {
 		for i := range v.set.Units {
 			it := v.item(r, i)
-			for k := range got(&it) {
+			for k := range got(it) {
 				if !skip(k) {
 					have[k] = true
 				}
@@ -288,7 +316,7 @@ func (v *view) stageRows() []rowDef {
 		var out []float64
 		for _, i := range s.Idx {
 			it := v.item(r, i)
-			if x, ok := get(&it); ok {
+			if x, ok := get(it); ok {
 				out = append(out, x)
 			}
 		}
@@ -518,7 +546,7 @@ func (v *view) summarySection(rows []rowDef) report.Section {
 			}
 			row := []report.Cell{{Text: rd.Label}, {Text: v.targetText(rd.Desc, s)}}
 			for r, rs := range v.runs {
-				row = append(row, rd.Fig(r, s).cell(v.descForRun(rd.Desc, s, r), rd.Desc.Name, st.Label, rs.Run))
+				row = append(row, rd.Fig(r, s).cell(v.box, v.descForRun(rd.Desc, s, r), rd.Desc.Name, st.Label, rs.Run))
 			}
 			head.Rows = append(head.Rows, row)
 		}
@@ -570,6 +598,9 @@ func thresholdOf(d metrics.Descriptor) string {
 }
 
 func intCell(n int) report.Cell { return report.Cell{Value: report.F(float64(n)), Int: true} }
+
+// intCell is intCell with the value in v's blocks.
+func (v *view) intCell(n int) report.Cell { return report.Cell{Value: v.box.F(float64(n)), Int: true} }
 
 // groupSection builds one table per stratum key ("all" first), see
 // figureTable, and a Definitions table.
@@ -658,12 +689,13 @@ func (v *view) figureTable(id, title, key string, rows []rowDef, chart bool) rep
 			if !v.anyFigure(rd, s) {
 				continue
 			}
-			row := []report.Cell{{Text: rd.Label}}
+			row := make([]report.Cell, 0, len(t.Columns))
+			row = append(row, report.Cell{Text: rd.Label})
 			if key != "" {
 				row = append(row, report.Cell{Text: st.Value})
 			}
 			for r, rs := range v.runs {
-				row = append(row, rd.Fig(r, s).cell(v.descForRun(rd.Desc, s, r), rd.Desc.Name, st.Label, rs.Run))
+				row = append(row, rd.Fig(r, s).cell(v.box, v.descForRun(rd.Desc, s, r), rd.Desc.Name, st.Label, rs.Run))
 			}
 			t.Rows = append(t.Rows, row)
 		}

@@ -83,7 +83,19 @@ func (iv Interval) Contains(v float64) bool { return iv.Low <= v && v <= iv.High
 // one set of item indices that all columns share. Because the index stream
 // depends only on (seed, n, resamples), the interval of a column is the same
 // as BootstrapCI would give for it alone; sharing the draws only saves time.
+//
+// For the same reason a column's interval is a function of its values,
+// resamples, level and seed alone: a column equal (bit for bit) to another
+// of the call takes that interval without resampling again (Memo.MeanCIs
+// also remembers columns across calls).
 func BootstrapMeanCIs(cols [][]float64, resamples int, level float64, seed int64) []Interval {
+	return (*Memo)(nil).MeanCIs(cols, resamples, level, seed)
+}
+
+// MeanCIs is BootstrapMeanCIs that first looks every column up in m and
+// remembers the ones it resampled: the same intervals, bit for bit. A nil m
+// remembers nothing.
+func (m *Memo) MeanCIs(cols [][]float64, resamples int, level float64, seed int64) []Interval {
 	out := make([]Interval, len(cols))
 	nan := Interval{math.NaN(), math.NaN()}
 	if len(cols) == 0 {
@@ -101,85 +113,249 @@ func BootstrapMeanCIs(cols [][]float64, resamples int, level float64, seed int64
 		}
 		return out
 	}
-	// Constant columns need no resampling.
+	// Constant columns need no resampling; a column seen before takes its
+	// interval; equal columns of this call are resampled once (same[j] is
+	// the first of them).
+	key := ciKey{seed: seed, resamples: resamples, level: math.Float64bits(level), n: n}
 	var active []int
+	var hashes []uint64 // of the active columns
+	same := make([]int, len(cols))
+	var first map[uint64][]int // hash → active columns
 	for j, c := range cols {
+		same[j] = j
 		if v, ok := constant(c); ok {
 			out[j] = Interval{v, v}
 			continue
 		}
+		key.hash = hashColumn(c)
+		if iv, ok := m.get(key, c); ok {
+			out[j] = iv
+			continue
+		}
+		if first == nil {
+			first = map[uint64][]int{}
+		}
+		dup := false
+		for _, a := range first[key.hash] {
+			if sameBits(cols[a], c) {
+				same[j], dup = a, true
+				break
+			}
+		}
+		if dup {
+			continue
+		}
+		first[key.hash] = append(first[key.hash], j)
 		active = append(active, j)
+		hashes = append(hashes, key.hash)
 	}
-	if len(active) == 0 {
-		return out
+	if len(active) > 0 {
+		// The active columns are split into contiguous parts resampled on
+		// separate goroutines when the work is large. Every part draws the
+		// same index stream and adds each column's values in the same
+		// order, so the intervals are bit-identical to one part.
+		k := len(active)
+		parts := 1
+		if w := runtime.GOMAXPROCS(0); w > 1 && k > 1 && int64(n)*int64(resamples)*int64(k) >= 1<<24 {
+			parts = min(w, k)
+		}
+		if parts == 1 {
+			bootstrapColumns(cols, active, out, n, resamples, level, seed)
+		} else {
+			var wg sync.WaitGroup
+			for p := range parts {
+				lo, hi := p*k/parts, (p+1)*k/parts
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					bootstrapColumns(cols, active[lo:hi], out, n, resamples, level, seed)
+				}()
+			}
+			wg.Wait()
+		}
+		for a, j := range active {
+			key.hash = hashes[a]
+			m.put(key, cols[j], out[j])
+		}
 	}
-	// The active columns are split into contiguous parts resampled on
-	// separate goroutines when the work is large. Every part draws the same
-	// index stream from its own NewRand(seed) and adds each column's values
-	// in the same order, so the intervals are bit-identical to one part.
-	k := len(active)
-	parts := 1
-	if w := runtime.GOMAXPROCS(0); w > 1 && k > 1 && int64(n)*int64(resamples)*int64(k) >= 1<<24 {
-		parts = min(w, k)
+	for j, a := range same {
+		if a != j {
+			out[j] = out[a]
+		}
 	}
-	var wg sync.WaitGroup
-	for p := range parts {
-		lo, hi := p*k/parts, (p+1)*k/parts
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			bootstrapColumns(cols, active[lo:hi], out[:], n, resamples, level, seed)
-		}()
-	}
-	wg.Wait()
 	return out
 }
 
 // bootstrapColumns resamples the columns cols[j], j in active, and writes
 // their intervals to out[j].
 func bootstrapColumns(cols [][]float64, active []int, out []Interval, n, resamples int, level float64, seed int64) {
-	// Row-major copy of the active columns: the inner loop then adds one
-	// contiguous row per draw, which is what makes 1000 resamples of tens of
-	// thousands of items and dozens of metrics affordable.
 	k := len(active)
-	mat := make([]float64, n*k)
-	for a, j := range active {
-		for i, x := range cols[j] {
-			mat[i*k+a] = x
-		}
-	}
-	reps := make([][]float64, k)
-	for a := range reps {
-		reps[a] = make([]float64, resamples)
-	}
-	sums := make([]float64, k)
+	// reps[a*resamples+b] is replicate b's mean of active column a.
+	buf := getScratch(k * resamples)
+	defer putScratch(buf)
+	reps := *buf
 	d := draws(seed, n, resamples)
 	var r *rand.Rand
+	var idx []int32
 	if d == nil {
 		r = NewRand(seed)
+		idx = make([]int32, n)
 	}
-	for b := 0; b < resamples; b++ {
-		clear(sums)
-		for t := range n {
-			var i int
-			if d != nil {
-				i = int(d[b*n+t])
-			} else {
-				i = r.IntN(n)
+	// row returns replicate b's indices: the shared draws, or the next n of
+	// the stream when they are too many to keep.
+	row := func(b int) []int32 {
+		if d != nil {
+			return d[b*n : (b+1)*n]
+		}
+		for t := range idx {
+			idx[t] = int32(r.IntN(n))
+		}
+		return idx
+	}
+	done := make([]bool, k) // intervals read off a histogram of sums
+	if d != nil && (k == 1 || n*k <= 1<<14) {
+		// Small columns: one column at a time over the shared draws (a
+		// column then sits in cache, and the inner loop is one load and
+		// one add per draw).
+		for a, j := range active {
+			if lo, hi, ok := latticeInterval(cols[j], seed, n, resamples, level); ok {
+				out[j] = Interval{lo, hi}
+				done[a] = true
+				continue
 			}
-			row := mat[i*k : i*k+k]
-			for a, x := range row {
-				sums[a] += x
+			meanReplicates(cols[j], d, n, reps[a*resamples:(a+1)*resamples])
+		}
+	} else {
+		// Row-major copy of the active columns: the inner loop then adds
+		// one contiguous row per draw, which is what makes 1000 resamples
+		// of tens of thousands of items and dozens of metrics affordable.
+		mbuf := getScratch(n * k)
+		defer putScratch(mbuf)
+		mat := *mbuf
+		for a, j := range active {
+			for i, x := range cols[j] {
+				mat[i*k+a] = x
 			}
 		}
-		for a := range reps {
-			reps[a][b] = sums[a] / float64(n)
+		sums := make([]float64, k)
+		for b := range resamples {
+			clear(sums)
+			for _, i := range row(b) {
+				for a, x := range mat[int(i)*k : int(i)*k+k] {
+					sums[a] += x
+				}
+			}
+			for a, s := range sums {
+				reps[a*resamples+b] = s / float64(n)
+			}
 		}
 	}
-	for k, j := range active {
-		lo, hi := PercentileInterval(reps[k], level)
+	for a, j := range active {
+		if done[a] {
+			continue
+		}
+		lo, hi := percentileInPlace(reps[a*resamples:(a+1)*resamples], level)
 		out[j] = Interval{lo, hi}
 	}
+}
+
+// meanReplicates writes to reps[b] the mean of col over the draws of
+// replicate b, d[b*n:(b+1)*n], added in draw order.
+// The loop is unrolled by four (the same additions in the same order):
+// WebAssembly pays for every loop iteration.
+func meanReplicates(col []float64, d []int32, n int, reps []float64) {
+	col = col[:n]
+	for b := range reps {
+		s := 0.0
+		row := d[b*n : (b+1)*n]
+		t := 0
+		for ; t+4 <= len(row); t += 4 {
+			s += col[row[t]]
+			s += col[row[t+1]]
+			s += col[row[t+2]]
+			s += col[row[t+3]]
+		}
+		for ; t < len(row); t++ {
+			s += col[row[t]]
+		}
+		reps[b] = s / float64(n)
+	}
+}
+
+// latticeMax bounds the number of sums a column of small integers can
+// take on a resample (n·(max−min)+1) for latticeInterval.
+const latticeMax = 1 << 12
+
+// latticeInterval is the percentile interval of the replicate means of a
+// column of small integers (0/1 hits, grades, counts), read off a
+// histogram of the replicate sums instead of selecting among the means:
+// every sum of such values is exact in float64, so the sum is a whole
+// number in [n·min, n·max], and the mean of rank r is (r-th smallest
+// sum)/n — the same bits as the mean meanReplicates would give. Being
+// exact, a sum can be taken in any order: from the draw counts of each
+// replicate over the items whose value is not the column's most common one
+// v (sum = n·v + Σ count_i·(x_i − v)), which for a hit rate far from 0.5
+// visits few items. ok is false for other columns (or when the counts are
+// not kept).
+func latticeInterval(col []float64, seed int64, n, resamples int, level float64) (lo, hi float64, ok bool) {
+	col = col[:n]
+	minV, maxV := col[0], col[0]
+	for _, v := range col {
+		if v != math.Trunc(v) || math.Abs(v) > 1<<20 {
+			return 0, 0, false
+		}
+		minV, maxV = min(minV, v), max(maxV, v)
+	}
+	span := int(maxV-minV) * n
+	if span+1 > latticeMax {
+		return 0, 0, false
+	}
+	cnt := counts(seed, n, resamples)
+	if cnt == nil {
+		return 0, 0, false
+	}
+	// the most common value, and the items that differ from it
+	freq := make([]int, int(maxV-minV)+1)
+	for _, v := range col {
+		freq[int(v-minV)]++
+	}
+	mode := 0
+	for i, f := range freq {
+		if f > freq[mode] {
+			mode = i
+		}
+	}
+	v0 := int(minV) + mode
+	var items, weights []int
+	for i, v := range col {
+		if w := int(v) - v0; w != 0 {
+			items = append(items, i)
+			weights = append(weights, w)
+		}
+	}
+	base := int(minV) * n
+	hist := make([]int32, span+1)
+	for b := range resamples {
+		row := cnt[b*n : (b+1)*n]
+		s := v0 * n
+		for t, i := range items {
+			s += int(row[i]) * weights[t]
+		}
+		hist[s-base]++
+	}
+	alpha := 1 - level
+	kLo, kHi := rank(resamples, alpha/2), rank(resamples, 1-alpha/2)
+	sumAt := func(k int) float64 { // the k-th smallest sum (1-based)
+		seen := 0
+		for i, c := range hist {
+			seen += int(c)
+			if seen >= k {
+				return float64(base + i)
+			}
+		}
+		return float64(base + span) // not reached: k ≤ resamples
+	}
+	return sumAt(kLo) / float64(n), sumAt(kHi) / float64(n), true
 }
 
 // PairedBootstrapCI returns the mean difference of two runs scored on the
@@ -210,27 +386,109 @@ func PairedBootstrapCI(x, y []float64, resamples int, level float64, seed int64)
 // statistics that are not a mean (precision, recall, F1); read the interval
 // with PercentileInterval.
 func BootstrapReplicates(n, resamples int, seed int64, statistic func(idx []int) float64) []float64 {
-	if n <= 0 || resamples < 1 {
+	reps := BootstrapReplicatesK(n, resamples, seed, 1, func(idx []int, out []float64) { out[0] = statistic(idx) })
+	if reps == nil {
 		return nil
 	}
+	return reps[0]
+}
+
+// BootstrapReplicatesK is BootstrapReplicates for k statistics of the same
+// resamples: statistic writes the k values of one resample to out (a
+// reused buffer of length k, like idx), and reps[j][b] is statistic j on
+// resample b — what k calls of BootstrapReplicates would give, in one pass.
+func BootstrapReplicatesK(n, resamples int, seed int64, k int, statistic func(idx []int, out []float64)) [][]float64 {
+	if n <= 0 || resamples < 1 || k < 1 {
+		return nil
+	}
+	flat := make([]float64, k*resamples)
+	replicates(n, resamples, seed, k, statistic, flat)
+	reps := make([][]float64, k)
+	for j := range reps {
+		reps[j] = flat[j*resamples : (j+1)*resamples : (j+1)*resamples]
+	}
+	return reps
+}
+
+// BootstrapIntervalsK is BootstrapReplicatesK read off with
+// PercentileInterval at level: the k percentile intervals, NaN, NaN when
+// n ≤ 0 or resamples < 1. The replicates are not kept.
+func BootstrapIntervalsK(n, resamples int, level float64, seed int64, k int, statistic func(idx []int, out []float64)) []Interval {
+	out := make([]Interval, k)
+	if n <= 0 || resamples < 1 {
+		for j := range out {
+			out[j] = Interval{math.NaN(), math.NaN()}
+		}
+		return out
+	}
+	buf := getScratch(k * resamples)
+	defer putScratch(buf)
+	flat := *buf
+	replicates(n, resamples, seed, k, statistic, flat)
+	for j := range out {
+		lo, hi := percentileInPlace(flat[j*resamples:(j+1)*resamples], level)
+		out[j] = Interval{lo, hi}
+	}
+	return out
+}
+
+// BootstrapIntervalsCounts is BootstrapIntervalsK for a statistic of the
+// draw counts: statistic receives, for each resample, how many times it
+// drew each of the n items (count[i]; the counts sum to n) — for sums of
+// small integers, which are exact in any order, so a statistic can visit
+// only the items that are not 0. ok is false (and nothing is computed)
+// when the draws of (seed, n, resamples) are not kept: use
+// BootstrapIntervalsK then.
+func BootstrapIntervalsCounts(n, resamples int, level float64, seed int64, k int, statistic func(count []uint16, out []float64)) (_ []Interval, ok bool) {
+	if n <= 0 || resamples < 1 {
+		return nil, false
+	}
+	cnt := counts(seed, n, resamples)
+	if cnt == nil {
+		return nil, false
+	}
+	buf := getScratch(k * resamples)
+	defer putScratch(buf)
+	flat := *buf
+	vals := make([]float64, k)
+	for b := range resamples {
+		statistic(cnt[b*n:(b+1)*n:(b+1)*n], vals)
+		for j, x := range vals {
+			flat[j*resamples+b] = x
+		}
+	}
+	out := make([]Interval, k)
+	for j := range out {
+		lo, hi := percentileInPlace(flat[j*resamples:(j+1)*resamples], level)
+		out[j] = Interval{lo, hi}
+	}
+	return out, true
+}
+
+// replicates writes statistic j on resample b to flat[j*resamples+b].
+func replicates(n, resamples int, seed int64, k int, statistic func(idx []int, out []float64), flat []float64) {
 	d := draws(seed, n, resamples)
 	var r *rand.Rand
 	if d == nil {
 		r = NewRand(seed)
 	}
 	idx := make([]int, n)
-	out := make([]float64, resamples)
-	for b := range out {
-		for j := range idx {
-			if d != nil {
-				idx[j] = int(d[b*n+j])
-			} else {
+	vals := make([]float64, k)
+	for b := range resamples {
+		if d != nil {
+			for j, i := range d[b*n : (b+1)*n] {
+				idx[j] = int(i)
+			}
+		} else {
+			for j := range idx {
 				idx[j] = r.IntN(n)
 			}
 		}
-		out[b] = statistic(idx)
+		statistic(idx, vals)
+		for j, x := range vals {
+			flat[j*resamples+b] = x
+		}
 	}
-	return out
 }
 
 // PercentileInterval reads a percentile interval off bootstrap replicates
@@ -239,12 +497,20 @@ func BootstrapReplicates(n, resamples int, seed int64, statistic func(idx []int)
 // positives) are dropped first, so B is the number of defined replicates.
 // It returns NaN, NaN when no replicate is defined. reps is not modified.
 func PercentileInterval(reps []float64, level float64) (lo, hi float64) {
-	s := make([]float64, 0, len(reps))
-	for _, v := range reps {
+	return percentileInPlace(slices.Clone(reps), level)
+}
+
+// percentileInPlace is PercentileInterval on replicates the caller no
+// longer needs: it reorders s.
+func percentileInPlace(s []float64, level float64) (lo, hi float64) {
+	k := 0
+	for _, v := range s {
 		if !math.IsNaN(v) {
-			s = append(s, v)
+			s[k] = v
+			k++
 		}
 	}
+	s = s[:k]
 	if len(s) == 0 || !(level > 0 && level < 1) {
 		return math.NaN(), math.NaN()
 	}
@@ -261,6 +527,10 @@ func PercentileInterval(reps []float64, level float64) (lo, hi float64) {
 	}
 	return lo, lo
 }
+
+// Rank is OrderStat's 1-based rank of p among n sorted values:
+// OrderStat(sorted, p) = sorted[Rank(len(sorted), p)-1].
+func Rank(n int, p float64) int { return rank(n, p) }
 
 // rank is OrderStat's 1-based rank of p among n sorted values.
 func rank(n int, p float64) int {

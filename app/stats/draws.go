@@ -51,6 +51,66 @@ func draws(seed int64, n, resamples int) []int32 {
 	return d
 }
 
+// counts returns, for the draws of (seed, n, resamples), how many times
+// replicate b draws item i at [b*n+i] (each replicate's counts sum to n),
+// or nil when the draws are not kept or n > 65535. Shared like draws.
+func counts(seed int64, n, resamples int) []uint16 {
+	if n > math.MaxUint16 {
+		return nil
+	}
+	d := draws(seed, n, resamples)
+	if d == nil {
+		return nil
+	}
+	k := drawKey{seed, n, resamples}
+	countCache.Lock()
+	defer countCache.Unlock()
+	if c, ok := countCache.m[k]; ok {
+		return c
+	}
+	if countCache.m == nil || countCache.total+n*resamples > 4*drawCacheMax {
+		countCache.m, countCache.total = map[drawKey][]uint16{}, 0
+	}
+	c := make([]uint16, n*resamples)
+	for b := range resamples {
+		row := c[b*n : (b+1)*n]
+		for _, i := range d[b*n : (b+1)*n] {
+			row[i]++
+		}
+	}
+	countCache.m[k] = c
+	countCache.total += len(c)
+	return c
+}
+
+var countCache struct {
+	sync.Mutex
+	m     map[drawKey][]uint16
+	total int
+}
+
+// scratch holds the replicate buffers of finished resamplings for the next
+// (every interval needs resamples values only until its order statistics
+// are read).
+var scratch = sync.Pool{New: func() any { return new([]float64) }}
+
+// getScratch returns a buffer of n values (contents undefined); give it
+// back with putScratch.
+func getScratch(n int) *[]float64 {
+	p := scratch.Get().(*[]float64)
+	if cap(*p) < n {
+		*p = make([]float64, n)
+	}
+	*p = (*p)[:n]
+	return p
+}
+
+func putScratch(p *[]float64) {
+	if cap(*p) <= 1<<22 { // a huge one is left to the collector
+		scratch.Put(p)
+	}
+}
+
 // selectK puts the k-th smallest value of s (0-based) at s[k], smaller or
 // equal values before it and greater or equal after (Hoare's selection,
 // median of three): the order statistic without sorting all of s.

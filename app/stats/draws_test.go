@@ -67,3 +67,23 @@ func TestPercentileIntervalSelects(t *testing.T) {
 		}
 	}
 }
+
+// counts are each replicate's draws per item.
+func TestCountsAreTheDraws(t *testing.T) {
+	d, c := draws(5, 23, 40), counts(5, 23, 40)
+	for b := range 40 {
+		want := make([]uint16, 23)
+		for _, i := range d[b*23 : (b+1)*23] {
+			want[i]++
+		}
+		if !slices.Equal(c[b*23:(b+1)*23], want) {
+			t.Fatalf("replicate %d: counts %v, draws give %v", b, c[b*23:(b+1)*23], want)
+		}
+	}
+	if &counts(5, 23, 40)[0] != &c[0] {
+		t.Error("counts of one (seed, n, resamples) are not shared")
+	}
+	if counts(5, drawCacheMax, 2) != nil || counts(5, math.MaxUint16+1, 1) != nil {
+		t.Error("counts kept beyond the draws' cap or uint16")
+	}
+}
