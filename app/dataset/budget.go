@@ -33,6 +33,18 @@ const (
 	budgetTREC = 13.0
 )
 
+// PageOverhead is what a load costs the page's tab beyond the pipeline's
+// budget: the core worker's compiled WebAssembly code and runtime, its
+// heap's floor (the worker lets the collector grow the heap to 256 MiB
+// before it holds it to the estimate) and the UI's copy of the result.
+// Measured as the renderer process's peak RSS growth over a load minus
+// the input's estimate: 135–206 MiB on 10k / 20k / 50k eval752 items + one
+// run's results (make bench-page, TestLargeSetInBudget, 2026-12-02),
+// with half as much again as margin, so the scaled test does not flake on
+// a loaded machine. The page refuses an input when its estimate plus this is
+// over its limit.
+const PageOverhead int64 = 320 << 20
+
 var budgetPerByte = map[model.Format]float64{
 	model.FormatTRECRun:   budgetTREC,
 	model.FormatTRECQrels: budgetTREC,

@@ -12,6 +12,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"runtime/debug"
 	"strings"
 	"syscall/js"
 	"time"
@@ -211,6 +212,12 @@ func (w *worker) evaluate(id int, files, names js.Value, limit int64) {
 		postErr(id, "%s", msg)
 		return
 	}
+	// The Go heap lives in the worker's WebAssembly memory, which grows and
+	// never shrinks: its peak is what the tab keeps. Tell the collector
+	// the budget (workside.HeapLimit) so garbage is collected before the
+	// heap grows past what this input should need, instead of at twice the
+	// live heap (GOGC 100).
+	debug.SetMemoryLimit(workside.HeapLimit(est, limit))
 	res, err := engine.Evaluate(context.Background(), w.inputs, engine.DefaultOptions(), func(p dataset.Progress) {
 		if p.Stage != "" && p.Stage != stage {
 			stage = p.Stage
