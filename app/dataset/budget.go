@@ -27,7 +27,8 @@ import (
 const (
 	// JSONL / JSON records: in the page, 21.7 per input byte on 100k
 	// eval752 items + one run's results (48.1 MB: the tab grew by 996
-	// MiB) and 20.5–21.9 on 50k (24.0 MB), 2026-12-02; natively peak RSS
+	// MiB) and 20.5–23.9 on 50k (24.0 MB, where the fixed cost
+	// weighs more), 2026-12-02; natively peak RSS
 	// of `eval752 results` was 12.9 on the same 100k set (620 MB) and 9.7
 	// on 100k b-2 lines + atoms (56.9 MB: 553 MB), 2026-12-01 (23.9 and
 	// 25.4 before records were kept compact). The page keeps the same
