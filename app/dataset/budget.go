@@ -44,11 +44,13 @@ const (
 // budget: the core worker's compiled WebAssembly code and runtime, its
 // heap's floor (the worker lets the collector grow the heap to 256 MiB
 // before it holds it to the estimate) and the UI's copy of the result.
-// Measured as the renderer process's peak RSS growth over a load minus
-// the input's estimate: 135–206 MiB on 10k / 20k / 50k eval752 items + one
-// run's results (make bench-page, TestLargeSetInBudget, 2026-12-02),
-// with half as much again as margin, so the scaled test does not flake on
-// a loaded machine. The page refuses an input when its estimate plus this is
+// Measured on small sets, where it dominates (make bench-page,
+// TestLargeSetInBudget, 2026-12-02): 10k eval752 items + one run's results
+// (4.8 MB) grow the renderer process's peak RSS by 241–263 MB, 130–150 MB
+// more than 23× their size; over 13× the input (the records budget then)
+// the excess was 135–206 MiB on 10k / 20k / 50k. 320 MiB leaves half as
+// much again as margin, so the scaled test does not flake on a loaded
+// machine. The page refuses an input when its estimate plus this is
 // over its limit.
 const PageOverhead int64 = 320 << 20
 
