@@ -8,7 +8,7 @@ WASM_ENV  := GOOS=js GOARCH=wasm
 WASMFLAGS := -trimpath -ldflags='-s -w'
 CORE_PKGS  = $$($(GO) list ./app/... | grep -v '/app/ui')
 
-.PHONY: all build cli wasm demo run test test-short lint bench bench-go bench-trec export clean readme fuzz
+.PHONY: all build cli wasm demo run test test-short lint bench bench-go bench-trec bench-page export clean readme fuzz
 
 all: build wasm demo
 
@@ -60,6 +60,12 @@ bench-go:
 bench-trec: cli
 	bash scripts/bench-trec.sh
 	bash scripts/bench-score.sh
+
+# the scripted browser benchmark (headless Chromium; not in make test):
+# PAGE_SIZES="10k 100k 1m" SET_1M=/work/sets/items-1m make bench-page
+PAGE_SIZES ?= 10k 100k
+bench-page: all
+	bash scripts/bench-page.sh $(PAGE_SIZES)
 
 # make fuzz: every fuzz target (func Fuzz… in app/) for FUZZTIME each, one
 # after the other; a crasher is written by go test to the package's

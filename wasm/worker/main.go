@@ -12,6 +12,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"runtime/debug"
 	"strings"
 	"syscall/js"
 	"time"
@@ -255,6 +256,12 @@ func (w *worker) evaluate(id int, files, names js.Value, limit int64) {
 		postErr(id, "%s", msg)
 		return
 	}
+	// The Go heap lives in the worker's WebAssembly memory, which grows and
+	// never shrinks: its peak is what the tab keeps. Tell the collector
+	// the budget (workside.HeapLimit) so garbage is collected before the
+	// heap grows past what this input should need, instead of at twice the
+	// live heap (GOGC 100).
+	debug.SetMemoryLimit(workside.HeapLimit(est, limit))
 	opt := engine.DefaultOptions()
 	// The result crosses in pieces as the engine finishes them: overview
 	// and the first findings page once validation is done, the score

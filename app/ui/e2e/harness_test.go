@@ -254,7 +254,7 @@ func (s *server) stop() {
 // browser is one fresh Chromium (own profile) with one tab, recording every
 // request, console message, log entry and CSP violation.
 type browser struct {
-	t      *testing.T
+	t      testing.TB
 	ctx    context.Context
 	cancel func()
 
@@ -265,6 +265,13 @@ type browser struct {
 }
 
 func newBrowser(t *testing.T) *browser {
+	t.Helper()
+	return newBrowserFor(t, 3*time.Minute)
+}
+
+// newBrowserFor is newBrowser for a test or benchmark whose browser may run
+// for up to limit (the scale benchmarks load a million lines).
+func newBrowserFor(t testing.TB, limit time.Duration) *browser {
 	t.Helper()
 	opts := append(chromedp.DefaultExecAllocatorOptions[:],
 		chromedp.ExecPath(env.chrome),
@@ -281,7 +288,7 @@ func newBrowser(t *testing.T) *browser {
 	)
 	actx, acancel := chromedp.NewExecAllocator(context.Background(), opts...)
 	ctx, cancel := chromedp.NewContext(actx)
-	ctx, tcancel := context.WithTimeout(ctx, 3*time.Minute)
+	ctx, tcancel := context.WithTimeout(ctx, limit)
 	b := &browser{t: t, ctx: ctx, cancel: func() { tcancel(); cancel(); acancel() }}
 	if err := chromedp.Listen(ctx, b.onEvent); err != nil {
 		b.cancel()

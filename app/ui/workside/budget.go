@@ -18,12 +18,17 @@ const DefaultPageLimit int64 = 3 << 30
 // (names: the inputs as the page got them): what the input needs, what
 // the page can hold, the largest files, and the command that runs the same
 // pipeline natively. "" when e is within limit.
+//
+// The need is the estimate (the input's sizes × the budget per byte of
+// their formats) plus dataset.PageOverhead, the fixed cost of a load in the
+// page.
 func TooLarge(e dataset.Estimate, limit int64, names []string) string {
-	if limit <= 0 || e.Bytes <= limit || len(names) == 0 {
+	need := e.Bytes + dataset.PageOverhead
+	if limit <= 0 || need <= limit || len(names) == 0 {
 		return ""
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "this input is too large for the browser: it needs about %s of memory, and the page can hold about %s", human(e.Bytes), human(limit))
+	fmt.Fprintf(&b, "this input is too large for the browser: it needs about %s of memory, and the page can hold about %s", human(need), human(limit))
 	var big []string
 	for i, p := range e.Parts {
 		if i == 3 {
@@ -71,4 +76,22 @@ func shellQuote(s string) string {
 		return s
 	}
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// MinHeapLimit is the least memory limit HeapLimit gives the collector: the
+// demo and other small inputs keep the collector's default pace.
+const MinHeapLimit int64 = 256 << 20
+
+// HeapLimit is the soft memory limit (runtime/debug.SetMemoryLimit) the
+// worker sets for a load of estimate e under the page's limit: the
+// estimate (the input's documented budget), at least MinHeapLimit, at
+// most limit. The collector then works harder as the heap nears what the
+// input should need rather than letting garbage double it, so a load that
+// keeps its budget also peaks near it.
+func HeapLimit(e dataset.Estimate, limit int64) int64 {
+	l := max(e.Bytes, MinHeapLimit)
+	if limit > 0 {
+		l = min(l, limit)
+	}
+	return l
 }

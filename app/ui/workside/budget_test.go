@@ -15,9 +15,16 @@ func TestTooLarge(t *testing.T) {
 	if msg := TooLarge(e, 6<<30, []string{"exp/items.jsonl"}); msg != "" {
 		t.Errorf("within the limit: %q", msg)
 	}
+	// the page's fixed cost counts: an estimate just under the limit is
+	// refused when the overhead takes it over
+	if msg := TooLarge(dataset.Estimate{Bytes: 3<<30 - 1<<20}, 3<<30, []string{"a"}); msg == "" {
+		t.Error("estimate + PageOverhead over the limit, not refused")
+	}
 	msg := TooLarge(e, 3<<30, []string{"exp/items.jsonl", "exp/results.jsonl"})
 	for _, want := range []string{
-		"needs about 5.2 GB", "can hold about 3.2 GB", // 3 GiB = 3.22e9 bytes
+		// 5.2e9 + dataset.PageOverhead (320 MiB = 335,544,320) = 5.54e9;
+		// 3 GiB = 3.22e9 bytes
+		"needs about 5.5 GB", "can hold about 3.2 GB",
 		"exp/items.jsonl: 200.0 MB × 25",
 		"eval752 results eval752-results.zip exp", // one folder: named as the CLI reads it
 	} {
@@ -28,5 +35,20 @@ func TestTooLarge(t *testing.T) {
 	msg = TooLarge(e, 1e9, []string{"a b.jsonl", "run"})
 	if !strings.HasSuffix(msg, "eval752-results.zip 'a b.jsonl' run") {
 		t.Errorf("command not quoted: %q", msg)
+	}
+}
+
+// HeapLimit: the estimate, clamped to [MinHeapLimit, limit].
+func TestHeapLimit(t *testing.T) {
+	for _, c := range []struct{ est, limit, want int64 }{
+		{1 << 20, 3 << 30, 256 << 20},   // a small input: the floor
+		{1 << 30, 3 << 30, 1 << 30},     // the estimate itself
+		{5 << 30, 3 << 30, 3 << 30},     // never over the page's limit
+		{100 << 20, 64 << 20, 64 << 20}, // a limit under the floor wins
+		{1 << 30, 0, 1 << 30},           // no limit
+	} {
+		if got := HeapLimit(dataset.Estimate{Bytes: c.est}, c.limit); got != c.want {
+			t.Errorf("HeapLimit(%d, %d) = %d, want %d", c.est, c.limit, got, c.want)
+		}
 	}
 }
