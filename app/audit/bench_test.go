@@ -3,8 +3,10 @@ package audit
 import (
 	"bytes"
 	"context"
+	"flag"
 	"fmt"
 	"math/rand/v2"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -20,6 +22,10 @@ import (
 //	go test -run '^$' -bench 'Audit(B2|Seed003)' -benchtime 1x ./app/audit/
 //
 // The time per op should grow about 10× from one size to the next.
+// -audit.sizes chooses the sizes (e.g. -audit.sizes 100000,300000 to profile
+// the step that matters; 1M records take minutes and several GiB).
+
+var auditSizes = flag.String("audit.sizes", "10000,100000", "comma-separated record counts for BenchmarkAudit*")
 
 func benchWords(r *rand.Rand) []string {
 	syll := []string{"ka", "lo", "mi", "ne", "ru", "sa", "ti", "vo", "ze", "pa", "qui", "dor", "len", "mar", "sen", "tol"}
@@ -136,7 +142,11 @@ func seed003BenchSet(b *testing.B, n int) *dataset.Dataset {
 }
 
 func benchAudit(b *testing.B, set func(*testing.B, int) *dataset.Dataset) {
-	for _, n := range []int{10_000, 100_000} {
+	for _, f := range strings.Split(*auditSizes, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(f))
+		if err != nil || n <= 0 {
+			b.Fatalf("-audit.sizes: %q is not a positive count", f)
+		}
 		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
 			ds := set(b, n)
 			opt := DefaultOptions()
