@@ -2,6 +2,7 @@ package audit
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -280,7 +281,7 @@ func leakage(ds *dataset.Dataset, qs []query, ps []passage, opt Options) ([]leak
 			switch {
 			case longQ && strings.Contains(pkeys[i], qk):
 				out = append(out, ruleLeakGold.At(q.Loc.Path, q.Loc.Line, q.Pointer, "question %s and its answer both appear in passage %s (%s)", q.ID, p.ID, locString(p.Loc)))
-			case q.Format == model.FormatRAGQuestion && !q.GoldDocs[p.Doc]:
+			case q.Format == model.FormatRAGQuestion && !slices.Contains(q.GoldDocs, p.Doc):
 				out = append(out, ruleLeakAnswer.At(q.Loc.Path, q.Loc.Line, "/reference_answer", "reference answer of %s appears verbatim in passage %s (%s) outside its gold documents", q.ID, p.ID, locString(p.Loc)))
 			default:
 				continue // v2 answers are clause text by design; a RAG answer in its own gold document is evidence
