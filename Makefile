@@ -8,7 +8,7 @@ WASM_ENV  := GOOS=js GOARCH=wasm
 WASMFLAGS := -trimpath -ldflags='-s -w'
 CORE_PKGS  = $$($(GO) list ./app/... | grep -v '/app/ui')
 
-.PHONY: all build cli wasm demo run test test-short lint bench bench-go bench-trec bench-page export clean readme fuzz
+.PHONY: all build cli wasm demo run test test-short lint bench bench-go bench-trec bench-page bench-curve bench-ajv export clean readme fuzz
 
 all: build wasm demo
 
@@ -62,10 +62,18 @@ bench-trec: cli
 	bash scripts/bench-score.sh
 
 # the scripted browser benchmark (headless Chromium; not in make test):
-# PAGE_SIZES="10k 100k 1m" SET_1M=/work/sets/items-1m make bench-page
+# PAGE_SIZES="10k 100k 1m" SET_1M=DIR make bench-page (DIR: items.jsonl + results.jsonl of 1M items)
 PAGE_SIZES ?= 10k 100k
 bench-page: all
 	bash scripts/bench-page.sh $(PAGE_SIZES)
+# make bench-curve: CPU time and peak RSS of validate / score / audit /
+# results at 10k, 100k, 1M (and 5M where the input fits) records of each
+# kind of scripts/gen-sets.go, with the ratio to the previous size. Not part
+# of `make test` or `make bench` (tens of minutes of CPU at 1M). Options go
+# through CURVE_ARGS, e.g. make bench-curve CURVE_ARGS='-k b2 -c audit -n 10000,100000'
+CURVE_ARGS ?=
+bench-curve: cli
+	EVAL752_BIN=bin/eval752 bash scripts/bench-curve.sh $(CURVE_ARGS)
 
 # make fuzz: every fuzz target (func Fuzz… in app/) for FUZZTIME each, one
 # after the other; a crasher is written by go test to the package's

@@ -26,7 +26,15 @@
 // Texts are random words of a fixed 4,096-word vocabulary (seeded, so the
 // files are the same on every run); 0.5 % of the records copy the text of
 // an earlier record of the other split, so the audit has leaks to find.
-// The output is valid for `eval752 validate` apart from those leaks.
+// The output is valid for `eval752 validate` apart from those leaks (and,
+// for seed003, the documents' incomplete cloud approval, rag.approval-void).
+//
+// A seed003 reference answer ends with its question's number ("… (ref
+// 0000042)"): two to four words alone occur by chance in some of the
+// corpus's n/10 × 4 chunks, and those chance matches (true
+// audit.leak-answer-in-corpus findings, each a leak-pairs row) grow as n²
+// — 23,807 at 100k questions — so the audit's output, not its work, would
+// set the curve. Until 2026-12-02 the answers had no number.
 package main
 
 import (
@@ -291,7 +299,7 @@ func seed003(r *rand.Rand, words []string, n int, dir string) error {
 		d := i % docs
 		splits[i] = dsplits[d]
 		texts[i] = text(r, words, texts, splits, i, 8, 16)
-		if err := qw.put(map[string]any{"qid": fmt.Sprintf("q_%s_%07d", splits[i], i), "query": texts[i] + "?", "answerable": true, "reference_answer": sentence(r, words, 2, 4), "question_type": "direct_fact", "difficulty": "easy", "modality": "text",
+		if err := qw.put(map[string]any{"qid": fmt.Sprintf("q_%s_%07d", splits[i], i), "query": texts[i] + "?", "answerable": true, "reference_answer": fmt.Sprintf("%s (ref %07d)", sentence(r, words, 2, 4), i), "question_type": "direct_fact", "difficulty": "easy", "modality": "text",
 			"gold_evidence_groups": []any{map[string]any{"required": true, "group_id": "g1", "doc_id": fmt.Sprintf("doc_%06d", d), "document_version_id": fmt.Sprintf("docver_doc_%06d", d), "page_no": 1}},
 			"split":                splits[i], "security_classification": "public", "redistribution_allowed": true, "created_by": "human_written", "review_status": "double_reviewed", "hops": "single"}); err != nil {
 			return err

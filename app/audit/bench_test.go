@@ -3,8 +3,12 @@ package audit
 import (
 	"bytes"
 	"context"
+	"flag"
 	"fmt"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -20,6 +24,10 @@ import (
 //	go test -run '^$' -bench 'Audit(B2|Seed003)' -benchtime 1x ./app/audit/
 //
 // The time per op should grow about 10× from one size to the next.
+// -audit.sizes chooses the sizes (e.g. -audit.sizes 100000,300000 to profile
+// the step that matters; 1M records take minutes and several GiB).
+
+var auditSizes = flag.String("audit.sizes", "10000,100000", "comma-separated record counts for BenchmarkAudit*")
 
 func benchWords(r *rand.Rand) []string {
 	syll := []string{"ka", "lo", "mi", "ne", "ru", "sa", "ti", "vo", "ze", "pa", "qui", "dor", "len", "mar", "sen", "tol"}
@@ -129,14 +137,18 @@ func seed003BenchSet(b *testing.B, n int) *dataset.Dataset {
 	texts, _ := benchTexts(r, words, n, docs)
 	for i, t := range texts {
 		d := i % docs
-		fmt.Fprintf(qw, `{"qid":"q_%s_%07d","query":"%s?","answerable":true,"reference_answer":"%s","question_type":"direct_fact","difficulty":"easy","modality":"text","gold_evidence_groups":[{"required":true,"group_id":"g1","doc_id":"doc_%06d","document_version_id":"docver_doc_%06d","page_no":1}],"split":"%s","security_classification":"public","redistribution_allowed":true,"created_by":"human_written","review_status":"double_reviewed","hops":"single"}`+"\n",
-			dsplit[d], i, t, benchSentence(r, words, 2, 4), d, d, dsplit[d])
+		fmt.Fprintf(qw, `{"qid":"q_%s_%07d","query":"%s?","answerable":true,"reference_answer":"%s (ref %07d)","question_type":"direct_fact","difficulty":"easy","modality":"text","gold_evidence_groups":[{"required":true,"group_id":"g1","doc_id":"doc_%06d","document_version_id":"docver_doc_%06d","page_no":1}],"split":"%s","security_classification":"public","redistribution_allowed":true,"created_by":"human_written","review_status":"double_reviewed","hops":"single"}`+"\n",
+			dsplit[d], i, t, benchSentence(r, words, 2, 4), i, d, d, dsplit[d])
 	}
 	return benchLoad(b, map[string]*bytes.Buffer{"documents.jsonl": dw, "chunks.jsonl": cw, "questions.jsonl": qw})
 }
 
 func benchAudit(b *testing.B, set func(*testing.B, int) *dataset.Dataset) {
-	for _, n := range []int{10_000, 100_000} {
+	for _, f := range strings.Split(*auditSizes, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(f))
+		if err != nil || n <= 0 {
+			b.Fatalf("-audit.sizes: %q is not a positive count", f)
+		}
 		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
 			ds := set(b, n)
 			opt := DefaultOptions()
@@ -154,3 +166,47 @@ func benchAudit(b *testing.B, set func(*testing.B, int) *dataset.Dataset) {
 
 func BenchmarkAuditB2(b *testing.B)      { benchAudit(b, b2BenchSet) }
 func BenchmarkAuditSeed003(b *testing.B) { benchAudit(b, seed003BenchSet) }
+
+var auditDir = flag.String("audit.dir", "", "folder of JSONL files for BenchmarkAuditDir (e.g. one written by scripts/gen-sets.go)")
+
+// BenchmarkAuditDir loads every .jsonl file of -audit.dir and audits it, as
+// `eval752 audit DIR` does after validation (SplitIsolation, then Audit,
+// which takes its pairs): the profile of a real set without the CLI.
+//
+//	go test -run '^$' -bench AuditDir -benchtime 1x -audit.dir /tmp/s3-300k -cpuprofile cpu.out ./app/audit/
+func BenchmarkAuditDir(b *testing.B) {
+	if *auditDir == "" {
+		b.Skip("no -audit.dir")
+	}
+	ents, err := os.ReadDir(*auditDir)
+	if err != nil {
+		b.Fatal(err)
+	}
+	var inputs []dataset.Input
+	for _, e := range ents {
+		if !strings.HasSuffix(e.Name(), ".jsonl") {
+			continue
+		}
+		f, err := os.Open(filepath.Join(*auditDir, e.Name()))
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer f.Close()
+		st, err := f.Stat()
+		if err != nil {
+			b.Fatal(err)
+		}
+		inputs = append(inputs, dataset.Input{Name: e.Name(), R: f, Size: st.Size()})
+	}
+	for i := 0; i < b.N; i++ {
+		ds, err := dataset.Load(context.Background(), inputs, dataset.Options{Limits: dataset.DefaultLimits()})
+		if err != nil {
+			b.Fatal(err)
+		}
+		opt := DefaultOptions()
+		SplitIsolation(ds, opt)
+		if rep, _ := Audit(ds, opt); rep == nil {
+			b.Fatal("no report")
+		}
+	}
+}

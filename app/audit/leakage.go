@@ -2,6 +2,7 @@ package audit
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -280,7 +281,7 @@ func leakage(ds *dataset.Dataset, qs []query, ps []passage, opt Options) ([]leak
 			switch {
 			case longQ && strings.Contains(pkeys[i], qk):
 				out = append(out, ruleLeakGold.At(q.Loc.Path, q.Loc.Line, q.Pointer, "question %s and its answer both appear in passage %s (%s)", q.ID, p.ID, locString(p.Loc)))
-			case q.Format == model.FormatRAGQuestion && !q.GoldDocs[p.Doc]:
+			case q.Format == model.FormatRAGQuestion && !slices.Contains(q.GoldDocs, p.Doc):
 				out = append(out, ruleLeakAnswer.At(q.Loc.Path, q.Loc.Line, "/reference_answer", "reference answer of %s appears verbatim in passage %s (%s) outside its gold documents", q.ID, p.ID, locString(p.Loc)))
 			default:
 				continue // v2 answers are clause text by design; a RAG answer in its own gold document is evidence
@@ -295,38 +296,87 @@ func leakage(ds *dataset.Dataset, qs []query, ps []passage, opt Options) ([]leak
 }
 
 // answerHits returns, for each answer, the passages (indices into pkeys,
-// ascending) whose text contains it. The answers are indexed by their first
-// w bytes (w: the shortest answer's length, at most 16); each passage is
-// scanned once, and at each byte offset only the answers starting with the
-// w bytes there are compared — the work is the passages' bytes plus the
-// matches, not answers × passages.
+// ascending) whose text contains it. The distinct answers are sorted, so
+// the answers starting with the same w bytes (w: the shortest answer's
+// length, at most 16) form one contiguous run; each passage is scanned once,
+// and at a byte offset whose w bytes start a run, the answers that are
+// prefixes of the text there are found by binary search in that run:
+//
+//	hi := the text from the offset (at most the longest answer's length)
+//	a  := the largest answer ≤ hi;  l := lcp(a, hi)
+//	l = len(a): a is a prefix of hi (a hit); continue with hi[:len(a)−1]
+//	otherwise:  every answer that is a prefix of hi is a prefix of
+//	            hi[:l] (a longer one would sort after a); continue with hi[:l]
+//
+// until hi is shorter than w. Each step is a hit or shortens hi, so the work
+// is the passages' bytes times log(answers), plus the matches — not
+// answers × passages, nor the passages' bytes times the answers sharing a
+// prefix (which grows with the number of answers).
 func answerHits(pkeys, answers []string) [][]int {
 	hits := make([][]int, len(answers))
 	if len(answers) == 0 {
 		return hits
 	}
-	w := 16
+	w, longest := 16, 0
 	for _, a := range answers {
-		w = min(w, len(a))
+		w, longest = min(w, len(a)), max(longest, len(a))
 	}
 	if w == 0 {
 		return hits
 	}
-	byPrefix := map[string][]int{}
-	for e, a := range answers {
-		byPrefix[a[:w]] = append(byPrefix[a[:w]], e)
+	order := make([]int, len(answers))
+	for e := range order {
+		order[e] = e
+	}
+	sort.SliceStable(order, func(x, y int) bool { return answers[order[x]] < answers[order[y]] })
+	var uniq []string // distinct answers, ascending
+	var ids [][]int   // ids[u]: the answers equal to uniq[u], ascending
+	for _, e := range order {
+		if n := len(uniq); n > 0 && uniq[n-1] == answers[e] {
+			ids[n-1] = append(ids[n-1], e)
+			continue
+		}
+		uniq = append(uniq, answers[e])
+		ids = append(ids, []int{e})
+	}
+	type run struct{ lo, hi int } // uniq[lo:hi] share their first w bytes
+	byPrefix := map[string]run{}
+	for u := 0; u < len(uniq); {
+		v := u + 1
+		for v < len(uniq) && uniq[v][:w] == uniq[u][:w] {
+			v++
+		}
+		byPrefix[uniq[u][:w]] = run{u, v}
+		u = v
 	}
 	for i, key := range pkeys {
 		for off := 0; off+w <= len(key); off++ {
-			es, ok := byPrefix[key[off:off+w]]
+			r, ok := byPrefix[key[off:off+w]]
 			if !ok {
 				continue
 			}
-			rest := key[off:]
-			for _, e := range es {
-				if h := hits[e]; (len(h) == 0 || h[len(h)-1] != i) && strings.HasPrefix(rest, answers[e]) {
-					hits[e] = append(hits[e], i)
+			hi := key[off:min(len(key), off+longest)]
+			for len(hi) >= w {
+				cand := uniq[r.lo:r.hi]
+				j := sort.Search(len(cand), func(x int) bool { return cand[x] > hi }) - 1
+				if j < 0 {
+					break
 				}
+				a := cand[j]
+				l := 0
+				for l < len(a) && a[l] == hi[l] {
+					l++
+				}
+				if l < len(a) {
+					hi = hi[:l]
+					continue
+				}
+				for _, e := range ids[r.lo+j] {
+					if h := hits[e]; len(h) == 0 || h[len(h)-1] != i {
+						hits[e] = append(hits[e], i)
+					}
+				}
+				hi = hi[:len(a)-1]
 			}
 		}
 	}

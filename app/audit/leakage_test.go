@@ -1,6 +1,8 @@
 package audit
 
 import (
+	"fmt"
+	"math/rand/v2"
 	"sort"
 	"strings"
 	"testing"
@@ -227,5 +229,54 @@ func TestLeakageV2GoldInCorpus(t *testing.T) {
 	_, fs := leakage(ds, queries(ds), corpusPassages(ds), DefaultOptions().withDefaults())
 	if len(fs) != 1 || fs[0].Code != "audit.leak-gold-in-corpus" || fs[0].Line != 2 {
 		t.Errorf("got %v", fs)
+	}
+}
+
+// TestAnswerHitsMatchesContains holds answerHits (prefix runs + binary
+// search) to its definition: answer e's hits are exactly the passages p, in
+// ascending order, with strings.Contains(p, answer e). The texts come from
+// a 3-letter alphabet so that answers share prefixes, nest ("ab" ⊂ "abab")
+// and repeat, the cases the search's steps are about; some answers are Han
+// text (multi-byte runes).
+func TestAnswerHitsMatchesContains(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 52))
+	pick := func(alpha []string, lo, hi int) string {
+		var b strings.Builder
+		for k := lo + r.IntN(hi-lo+1); k > 0; k-- {
+			b.WriteString(alpha[r.IntN(len(alpha))])
+		}
+		return b.String()
+	}
+	for round := 0; round < 40; round++ {
+		alpha := []string{"a", "b", "c"}
+		if round%4 == 3 {
+			alpha = []string{"铜", "矿", "化"}
+		}
+		var passages, answers []string
+		for i := 0; i < 30; i++ {
+			passages = append(passages, pick(alpha, 0, 60))
+		}
+		for e := 0; e < 50; e++ {
+			switch a := pick(alpha, 2+round%5, 9); {
+			case e > 0 && r.IntN(5) == 0:
+				answers = append(answers, answers[r.IntN(e)]) // a repeated answer
+			case e > 0 && r.IntN(5) == 0:
+				answers = append(answers, answers[r.IntN(e)]+a) // one that extends another
+			default:
+				answers = append(answers, a)
+			}
+		}
+		got := answerHits(passages, answers)
+		for e, a := range answers {
+			var want []int
+			for i, p := range passages {
+				if strings.Contains(p, a) {
+					want = append(want, i)
+				}
+			}
+			if fmt.Sprint(got[e]) != fmt.Sprint(want) {
+				t.Fatalf("round %d: answer %d %q: hits %v, want %v", round, e, a, got[e], want)
+			}
+		}
 	}
 }

@@ -2,6 +2,7 @@ package audit
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -122,8 +123,8 @@ type query struct {
 	Split    string
 	Refuse   bool
 	Answer   string
-	GoldDocs map[string]bool // seed-003 gold evidence documents
-	Family   string          // seed-003 duplicate_family_id
+	GoldDocs []string // seed-003 gold evidence documents (a slice: a map per question cost ≈ 1 KiB)
+	Family   string   // seed-003 duplicate_family_id
 }
 
 // queries lists every question of the v2, b-2 and seed-003 sets.
@@ -149,12 +150,14 @@ func queries(ds *dataset.Dataset) []query {
 		if !r.Typed {
 			continue
 		}
-		q := query{ID: r.V.QID, Format: model.FormatRAGQuestion, Loc: r.Loc, Pointer: "/query", Text: r.V.Query, Split: r.V.Split, Refuse: !r.V.Answerable, Family: r.V.DuplicateFamilyID, GoldDocs: map[string]bool{}}
+		q := query{ID: r.V.QID, Format: model.FormatRAGQuestion, Loc: r.Loc, Pointer: "/query", Text: r.V.Query, Split: r.V.Split, Refuse: !r.V.Answerable, Family: r.V.DuplicateFamilyID}
 		if r.V.ReferenceAnswer != nil {
 			q.Answer = *r.V.ReferenceAnswer
 		}
 		for _, g := range r.V.GoldEvidenceGroups {
-			q.GoldDocs[g.DocID] = true
+			if !slices.Contains(q.GoldDocs, g.DocID) {
+				q.GoldDocs = append(q.GoldDocs, g.DocID)
+			}
 		}
 		out = append(out, q)
 	}
