@@ -168,20 +168,23 @@ func loadSet(ctx context.Context, cmd string, paths, runs []string, lim dataset.
 		return nil, nil, nil, err
 	}
 	defer closeAll()
+	restore := loadMemLimit(inputs)
 	// the validation rules run too, so the warning counts what `validate`
 	// counts for the same files
 	eo := engine.DefaultOptions()
 	eo.Load.Limits = lim
 	ds, findings, err := engine.Validate(ctx, inputs, eo, nil)
 	if err != nil {
+		restore()
 		return nil, nil, nil, err
 	}
 	warnFindings(stderr, cmd, findings)
 	set, err := itemscore.Score(ds, iopt)
 	if err != nil {
+		restore()
 		return nil, nil, nil, err
 	}
-	return set, nonNilInputs(ds.Inputs), func() {}, nil
+	return set, nonNilInputs(ds.Inputs), restore, nil
 }
 
 // streamMemLimit sets a soft memory limit (runtime/debug.SetMemoryLimit)

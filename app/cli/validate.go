@@ -63,6 +63,7 @@ func runValidate(ctx context.Context, args []string, stdout, stderr io.Writer) i
 		return cantRun(stderr, "validate", err)
 	}
 	defer closeAll()
+	defer loadMemLimit(inputs)()
 	ds, findings, err := engine.Validate(ctx, inputs, opt, nil)
 	if ie, ok := engine.AsInternal(err); ok {
 		// the panic net's finding is validate's output, in its format

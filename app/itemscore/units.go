@@ -189,11 +189,11 @@ func itemModality(it *model.Item) string {
 		return m
 	}
 	switch {
-	case len(it.Inputs.Video) > 0:
+	case len(it.Inputs.VideoPaths()) > 0:
 		return "video"
 	case len(it.Inputs.Images) > 0:
 		return "image"
-	case len(it.Inputs.Audio) > 0:
+	case len(it.Inputs.AudioPaths()) > 0:
 		return "audio"
 	}
 	return "text"
