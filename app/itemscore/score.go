@@ -272,6 +272,9 @@ func (sc *scorer) viewRun(u *unitSpec, r *runOut) *goldView {
 
 // viewQ is view with the chunk qrels files named by qk (seed-003 units only).
 func (sc *scorer) viewQ(u *unitSpec, atoms, qk string) *goldView {
+	if u.b2 == nil && u.rag == nil && u.v2 == nil && u.trec == nil {
+		return nil // no gold to resolve (eval752 items, peer samples): nothing cached
+	}
 	key := viewKey{unit: u.idx}
 	if u.b2 != nil {
 		key.table = atoms
