@@ -203,6 +203,7 @@ func (sc *scorer) finishSet(set *Set, runs []*runOut, atoms string) {
 	if len(runs) > 0 {
 		qk = runs[0].qrelsKey
 	}
+	set.Units = slices.Grow(set.Units, len(sc.units))
 	for _, u := range sc.units {
 		g := sc.viewQ(u, atoms, qk)
 		u.Gold = nil
