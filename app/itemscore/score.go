@@ -90,7 +90,8 @@ func Score(ds *dataset.Dataset, opt Options) (*Set, error) {
 			for _, e := range recs {
 				codes = append(codes, e.Code)
 			}
-			it.Reviewed, it.ReviewedRecords = codes, recs
+			it.Reviewed = codes
+			it.trace().ReviewedRecords = recs
 			it.Detail.Errors = mergeCodes(it.Errors, codes)
 		}
 		set.Runs = append(set.Runs, rs)
@@ -326,16 +327,18 @@ func (sc *scorer) scoreItem(u *unitSpec, ui int, r *runOut) ItemScore {
 	if o != nil {
 		it.LatencyMS, it.InputTokens, it.OutputTokens, it.CostUSD = o.latency, o.inTok, o.outTk, o.cost
 		it.Stages, it.Usage = o.stages, o.usage
-		it.Citations = o.citations
+		if o.citations != nil {
+			it.trace().Citations = o.citations
+		}
 		if o.retrieved != nil {
 			ids := make([]string, 0, len(o.retrieved))
 			for _, rt := range o.retrieved {
 				ids = append(ids, rt.id)
 			}
 			if o.reranked {
-				it.FirstStage, it.Reranked = o.first, ids
+				it.trace().FirstStage, it.trace().Reranked = o.first, ids
 			} else {
-				it.FirstStage = ids
+				it.trace().FirstStage = ids
 			}
 		}
 		if o.errText != "" {
