@@ -3,6 +3,7 @@ package audit
 import (
 	"strings"
 	"sync"
+	"weak"
 
 	"eval752/app/dataset"
 	"eval752/app/finding"
@@ -49,10 +50,13 @@ func leakKeyOf(opt Options) leakKey {
 
 // memo holds the last SplitIsolation result: its dataset, options, pairs
 // and findings. take hands it over once (and forgets it), so a dataset is
-// not kept alive by an audit that already used it.
+// not kept alive by an audit that already used it. The dataset is held by
+// a weak pointer: a caller that validates and never audits (validate,
+// score) must not keep every record alive through the memo (at 1M items
+// that was the whole loaded dataset during scoring).
 type memo struct {
 	mu    sync.Mutex
-	ds    *dataset.Dataset
+	ds    weak.Pointer[dataset.Dataset]
 	key   leakKey
 	pairs []leakPair
 	fs    finding.List
@@ -63,16 +67,16 @@ var isolationMemo memo
 func (m *memo) put(ds *dataset.Dataset, key leakKey, pairs []leakPair, fs finding.List) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	m.ds, m.key, m.pairs, m.fs = ds, key, pairs, fs
+	m.ds, m.key, m.pairs, m.fs = weak.Make(ds), key, pairs, fs
 }
 
 func (m *memo) take(ds *dataset.Dataset, key leakKey) ([]leakPair, finding.List, bool) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	if m.ds != ds || m.key != key {
+	if m.ds.Value() != ds || ds == nil || m.key != key {
 		return nil, nil, false
 	}
 	pairs, fs := m.pairs, m.fs
-	m.ds, m.pairs, m.fs = nil, nil, nil
+	m.ds, m.pairs, m.fs = weak.Pointer[dataset.Dataset]{}, nil, nil
 	return pairs, fs, true
 }

@@ -1,7 +1,9 @@
 package audit
 
 import (
+	"runtime"
 	"testing"
+	"time"
 
 	"eval752/app/dataset"
 	"eval752/app/model"
@@ -26,11 +28,11 @@ func TestSplitIsolationReused(t *testing.T) {
 	if len(got) != 2 || got[0] != want[0] || got[1] != want[1] {
 		t.Fatalf("SplitIsolation = %v, want %v", got, want)
 	}
-	if isolationMemo.ds != ds {
+	if isolationMemo.ds.Value() != ds {
 		t.Fatal("the result is not kept for the dataset")
 	}
 	_, af := Audit(ds, DefaultOptions())
-	if isolationMemo.ds != nil {
+	if isolationMemo.ds.Value() != nil {
 		t.Error("Audit did not take the kept result")
 	}
 	n := 0
@@ -49,4 +51,31 @@ func TestSplitIsolationReused(t *testing.T) {
 	if _, _, ok := isolationMemo.take(ds, leakKeyOf(opt.withDefaults())); ok {
 		t.Error("a result kept for other options was handed over")
 	}
+}
+
+// The kept result must not keep its dataset alive: `validate` and `score`
+// run SplitIsolation and never audit, and at 1M items the memo held every
+// loaded record through scoring. Once the caller drops the dataset, the
+// collector frees it (its finalizer runs) and take finds nothing.
+func TestSplitIsolationMemoDoesNotKeepDataset(t *testing.T) {
+	ds := &dataset.Dataset{Documents: []dataset.Rec[model.RAGDocument]{
+		ragDoc(1, "d1", "train", "f1", geo),
+		ragDoc(2, "d1-scan", "test", "f1", geo),
+	}}
+	freed := make(chan struct{})
+	runtime.SetFinalizer(ds, func(*dataset.Dataset) { close(freed) })
+	SplitIsolation(ds, DefaultOptions())
+	ds = nil
+	for i := 0; i < 20; i++ {
+		runtime.GC()
+		select {
+		case <-freed:
+			if isolationMemo.ds.Value() != nil {
+				t.Fatal("the memo still names a freed dataset")
+			}
+			return
+		case <-time.After(10 * time.Millisecond):
+		}
+	}
+	t.Fatal("the dataset stayed alive after SplitIsolation: the memo keeps it")
 }

@@ -110,6 +110,13 @@ type Dataset struct {
 	// it failed), so a rule can tell "no corpus manifest given" from "empty".
 	Has map[model.Format]bool
 
+	// SchemaCapped are the locations of schema findings the findings cap
+	// (Limits.MaxFindings) left out of Findings: the validator still
+	// drops a rule's finding at the very value a schema finding reported
+	// (one finding per defect), whether or not that schema finding was
+	// listed, so the counts do not depend on the cap.
+	SchemaCapped SchemaLocs
+
 	// KeyLines maps a whole-file document (config.yaml) to the line of
 	// each JSON pointer it sets, so findings about its one record can be
 	// located at the key's line (see Locate).
@@ -218,3 +225,39 @@ func HiddenInFolder(rel string) bool { return inputinfo.HiddenInFolder(rel) }
 // HiddenName reports whether a file or folder name is hidden (starts with
 // ".") (inputinfo.HiddenName).
 func HiddenName(name string) bool { return inputinfo.HiddenName(name) }
+
+// SchemaLocs is a set of (path, line, JSON pointer) locations, held as
+// the lines of each (path, pointer) pair: 4 bytes a location when a
+// million lines miss the same key.
+type SchemaLocs struct {
+	lines map[[2]string]map[int32]struct{}
+}
+
+// Add records a location.
+func (s *SchemaLocs) Add(path string, line int, pointer string) {
+	if s.lines == nil {
+		s.lines = map[[2]string]map[int32]struct{}{}
+	}
+	k := [2]string{path, pointer}
+	m := s.lines[k]
+	if m == nil {
+		m = map[int32]struct{}{}
+		s.lines[k] = m
+	}
+	m[int32(line)] = struct{}{}
+}
+
+// Has reports whether the location was recorded.
+func (s *SchemaLocs) Has(path string, line int, pointer string) bool {
+	_, ok := s.lines[[2]string{path, pointer}][int32(line)]
+	return ok
+}
+
+// Len is the number of locations recorded.
+func (s *SchemaLocs) Len() int {
+	n := 0
+	for _, m := range s.lines {
+		n += len(m)
+	}
+	return n
+}

@@ -211,6 +211,15 @@ func (l *loader) add(fs ...finding.Finding) {
 	for _, f := range fs {
 		if l.capper == nil || l.capper.Keep(f) {
 			l.ds.Findings = append(l.ds.Findings, f)
+		} else if f.Pointer != "" && strings.HasPrefix(f.Code, "schema.") {
+			l.ds.SchemaCapped.Add(f.Path, f.Line, f.Pointer)
+			// a record of a JSON array file: its schema pointers start
+			// with the element's index, the rules' pointers do not
+			if rest, ok := strings.CutPrefix(f.Pointer, "/"); ok {
+				if i := strings.IndexByte(rest, '/'); i > 0 && strings.Trim(rest[:i], "0123456789") == "" {
+					l.ds.SchemaCapped.Add(f.Path, f.Line, rest[i:])
+				}
+			}
 		}
 	}
 }

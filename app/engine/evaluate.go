@@ -28,9 +28,11 @@ type Options struct {
 	// SkipAudit also leaves seed 002's set gates out of Validate, for a
 	// draft checked one category at a time).
 	SkipScore, SkipAudit bool
-	// SoftMemLimit gives the streaming path of plain TREC inputs a soft
-	// memory limit (runtime/debug.SetMemoryLimit, see streamMemLimit) until
-	// the caller releases the output; the CLI sets it, the page does not.
+	// SoftMemLimit gives the reading a soft memory limit
+	// (runtime/debug.SetMemoryLimit) until the caller releases the output:
+	// streamMemLimit for plain TREC inputs on the streaming path,
+	// loadMemLimit for inputs loaded in memory. validate, score and compare
+	// set it; the page's worker sets its own (workside.HeapLimit).
 	SoftMemLimit bool
 
 	// noStream reads plain TREC inputs with dataset.Load too (the
@@ -126,8 +128,12 @@ func check(ctx context.Context, inputs []dataset.Input, opt Options, progress fu
 		}
 	}
 	if v.ds == nil {
+		if opt.SoftMemLimit {
+			v.release = loadMemLimit(inputs)
+		}
 		ds, err := dataset.Load(ctx, inputs, lo)
 		if err != nil {
+			v.Release()
 			return nil, err
 		}
 		v.ds = ds

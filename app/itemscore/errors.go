@@ -231,7 +231,11 @@ func ErrorRecords(set *Set) []model.RAGError {
 				continue
 			}
 			u := set.Units[i]
-			base := model.RAGError{QID: u.ID, RunID: rs.Run, RetrievedChunkIDs: it.FirstStage, RerankedChunkIDs: it.Reranked, Citations: it.Citations}
+			var tr ItemTrace
+			if it.Trace != nil {
+				tr = *it.Trace
+			}
+			base := model.RAGError{QID: u.ID, RunID: rs.Run, RetrievedChunkIDs: tr.FirstStage, RerankedChunkIDs: tr.Reranked, Citations: tr.Citations}
 			if rs.ConfigPath != "" {
 				base.Config = rs.ConfigPath
 			}
@@ -251,7 +255,7 @@ func ErrorRecords(set *Set) []model.RAGError {
 				e.Severity = "unrated"
 				out = append(out, e)
 			}
-			for _, r := range it.ReviewedRecords {
+			for _, r := range tr.ReviewedRecords {
 				out = append(out, fillReviewed(r, base))
 			}
 		}

@@ -92,7 +92,8 @@ func Score(ds *dataset.Dataset, opt Options) (*Set, error) {
 			for _, e := range recs {
 				codes = append(codes, e.Code)
 			}
-			it.Reviewed, it.ReviewedRecords = codes, recs
+			it.Reviewed = codes
+			it.trace().ReviewedRecords = recs
 			it.Detail.Errors = mergeCodes(it.Errors, codes)
 		}
 		set.Runs = append(set.Runs, rs)
@@ -210,6 +211,7 @@ func (sc *scorer) finishSet(set *Set, runs []*runOut, atoms string) {
 	if len(runs) > 0 {
 		qk = runs[0].qrelsKey
 	}
+	set.Units = slices.Grow(set.Units, len(sc.units))
 	for _, u := range sc.units {
 		g := sc.viewQ(u, atoms, qk)
 		u.Gold = nil
@@ -279,6 +281,9 @@ func (sc *scorer) viewRun(u *unitSpec, r *runOut) *goldView {
 
 // viewQ is view with the chunk qrels files named by qk (seed-003 units only).
 func (sc *scorer) viewQ(u *unitSpec, atoms, qk string) *goldView {
+	if u.b2 == nil && u.rag == nil && u.v2 == nil && u.trec == nil {
+		return nil // no gold to resolve (eval752 items, peer samples): nothing cached
+	}
 	key := viewKey{unit: u.idx}
 	if u.b2 != nil {
 		key.table = atoms
@@ -329,16 +334,18 @@ func (sc *scorer) scoreItem(u *unitSpec, ui int, r *runOut) ItemScore {
 	if o != nil {
 		it.LatencyMS, it.InputTokens, it.OutputTokens, it.CostUSD = o.latency, o.inTok, o.outTk, o.cost
 		it.Stages, it.Usage = o.stages, o.usage
-		it.Citations = o.citations
+		if o.citations != nil {
+			it.trace().Citations = o.citations
+		}
 		if o.retrieved != nil {
 			ids := make([]string, 0, len(o.retrieved))
 			for _, rt := range o.retrieved {
 				ids = append(ids, rt.id)
 			}
 			if o.reranked {
-				it.FirstStage, it.Reranked = o.first, ids
+				it.trace().FirstStage, it.trace().Reranked = o.first, ids
 			} else {
-				it.FirstStage = ids
+				it.trace().FirstStage = ids
 			}
 		}
 		if o.errText != "" {

@@ -80,15 +80,29 @@ type ItemScore struct {
 	// Reviewed are the codes the run's errors.jsonl gives this item
 	// (taxonomy codes only, in file order, each once).
 	Reviewed []string `json:"reviewed,omitempty"`
-	// For seed 003 §9's error records (ErrorRecords), not in the JSON
-	// report: the result's lists as written (FirstStage: the first-stage
-	// retrieved_chunk_ids, Reranked: a reranking prediction's
-	// reranked_chunk_ids), its citations, and the errors.jsonl lines of
-	// the Reviewed codes (the first line of each code).
-	FirstStage      []string         `json:"-"`
-	Reranked        []string         `json:"-"`
-	Citations       []model.Citation `json:"-"`
-	ReviewedRecords []model.RAGError `json:"-"`
+	// Trace is what seed 003 §9's error records (ErrorRecords) cite, not
+	// in the JSON report; nil when the result has none of it (eval752
+	// items: 8 bytes a unit instead of 96).
+	Trace *ItemTrace `json:"-"`
+}
+
+// ItemTrace holds, for seed 003 §9's error records, the result's lists as
+// written (FirstStage: the first-stage retrieved_chunk_ids, Reranked: a
+// reranking prediction's reranked_chunk_ids), its citations, and the
+// errors.jsonl lines of the Reviewed codes (the first line of each code).
+type ItemTrace struct {
+	FirstStage      []string
+	Reranked        []string
+	Citations       []model.Citation
+	ReviewedRecords []model.RAGError
+}
+
+// trace returns it.Trace, allocating it first.
+func (it *ItemScore) trace() *ItemTrace {
+	if it.Trace == nil {
+		it.Trace = &ItemTrace{}
+	}
+	return it.Trace
 }
 
 // RunScores is one run's scores, aligned with Set.Units (Items[i] is Units[i]).

@@ -4,23 +4,75 @@ import "encoding/json"
 
 // Item is one eval752 question (seed 004). Fields and meanings are the seed's.
 type Item struct {
-	ID       string         `json:"id"`
-	Type     string         `json:"type"` // mcq_single, mcq_multi, freeform, code, judge_pairwise
-	Inputs   ItemInputs     `json:"inputs"`
-	Choices  []string       `json:"choices,omitempty"`
-	Answer   Raw            `json:"answer"` // string (mcq_single, freeform, code, judge_pairwise) or []string (mcq_multi)
-	Checker  Raw            `json:"checker,omitempty"`
-	Criteria Raw            `json:"criteria,omitempty"`
-	Meta     map[string]any `json:"meta,omitempty"` // free; eval752 reads source, difficulty, section, split, aliases, models
+	ID      string     `json:"id"`
+	Type    string     `json:"type"` // mcq_single, mcq_multi, freeform, code, judge_pairwise
+	Inputs  ItemInputs `json:"inputs"`
+	Choices []string   `json:"choices,omitempty"`
+	Answer  Raw        `json:"answer"` // string (mcq_single, freeform, code, judge_pairwise) or []string (mcq_multi)
+	// *ItemGrading holds checker and criteria (promoted: encoding/json
+	// reads and writes them as fields of the item, and allocates it only
+	// when one is present). Read them with Item.CheckerRaw /
+	// Item.CriteriaRaw: the pointer is nil for most items.
+	*ItemGrading
+	Meta map[string]any `json:"meta,omitempty"` // free; eval752 reads source, difficulty, section, split, aliases, models
+}
+
+// ItemGrading is what grades a code or judged item: its checker and its
+// criteria. It is a pointer of Item so that the great majority of items,
+// which have neither, keep 8 bytes instead of 48 (docs/formats.md "Memory
+// budget").
+type ItemGrading struct {
+	Checker  Raw `json:"checker,omitempty"`
+	Criteria Raw `json:"criteria,omitempty"`
+}
+
+// CheckerRaw is the item's checker as written (nil when absent).
+func (it *Item) CheckerRaw() Raw {
+	if it.ItemGrading == nil {
+		return nil
+	}
+	return it.Checker
+}
+
+// CriteriaRaw is the item's criteria as written (nil when absent).
+func (it *Item) CriteriaRaw() Raw {
+	if it.ItemGrading == nil {
+		return nil
+	}
+	return it.Criteria
 }
 
 // ItemInputs are the prompt and the asset paths, relative to the bundle root
-// ("assets/photo-001.jpg").
+// ("assets/photo-001.jpg"). Audio and video paths sit behind a pointer
+// (*ItemAV, promoted: encoding/json reads them as fields of inputs and
+// allocates it only when one is present); read them with AudioPaths and
+// VideoPaths.
 type ItemInputs struct {
 	Text   string   `json:"text"`
 	Images []string `json:"images,omitempty"`
-	Audio  []string `json:"audio,omitempty"`
-	Video  []string `json:"video,omitempty"`
+	*ItemAV
+}
+
+// ItemAV are an item's audio and video paths.
+type ItemAV struct {
+	Audio []string `json:"audio,omitempty"`
+	Video []string `json:"video,omitempty"`
+}
+
+// AudioPaths are the item's audio paths (nil when none).
+func (in ItemInputs) AudioPaths() []string {
+	if in.ItemAV == nil {
+		return nil
+	}
+	return in.Audio
+}
+
+// VideoPaths are the item's video paths (nil when none).
+func (in ItemInputs) VideoPaths() []string {
+	if in.ItemAV == nil {
+		return nil
+	}
+	return in.Video
 }
 
 // Item types of seed 004.

@@ -98,7 +98,7 @@ func (c *checker) checkAssets() {
 		lists := []struct {
 			field string
 			refs  []string
-		}{{"images", r.V.Inputs.Images}, {"audio", r.V.Inputs.Audio}, {"video", r.V.Inputs.Video}}
+		}{{"images", r.V.Inputs.Images}, {"audio", r.V.Inputs.AudioPaths()}, {"video", r.V.Inputs.VideoPaths()}}
 		for _, l := range lists {
 			for i, ref := range l.refs {
 				p := jsonl.Pointer("inputs", l.field, i)

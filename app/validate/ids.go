@@ -1,7 +1,12 @@
 package validate
 
 import (
+	"bytes"
+	"cmp"
 	"crypto/sha256"
+	"encoding/binary"
+	"hash/maphash"
+	"slices"
 	"sort"
 	"strings"
 	"unicode"
@@ -41,13 +46,81 @@ var (
 	})
 )
 
-// idRef is one question id occurrence.
-type idRef struct {
-	id      string
-	loc     dataset.Loc
-	pointer string
-	space   string // namespace: the bundle path, or "loose:<format>" for top-level files
-	absent  bool   // the id key is missing: schema.required already says so
+// qref names one question record: which record slice of the Dataset
+// (qItem, qB2, qV2, qRAG) and its index there. The identity checks hold
+// one qref (8 bytes) per question and read the id, location and text from
+// the record itself, so a million questions cost megabytes, not the id,
+// location, pointer and namespace copied per question.
+type qref struct {
+	kind uint8
+	idx  uint32
+}
+
+const (
+	qItem uint8 = iota
+	qB2
+	qV2
+	qRAG
+)
+
+// questionRefs lists every typed question record of ds, in load order
+// (eval752 items, b-2, v2, seed 003), sorted stably by path then line.
+func (c *checker) questionRefs() []qref {
+	ds := c.ds
+	refs := make([]qref, 0, len(ds.Items)+len(ds.B2)+len(ds.V2)+len(ds.RAG))
+	add := func(kind uint8, typed func(int) bool, n int) {
+		for i := 0; i < n; i++ {
+			if typed(i) {
+				refs = append(refs, qref{kind, uint32(i)})
+			}
+		}
+	}
+	add(qItem, func(i int) bool { return ds.Items[i].Typed }, len(ds.Items))
+	add(qB2, func(i int) bool { return ds.B2[i].Typed }, len(ds.B2))
+	add(qV2, func(i int) bool { return ds.V2[i].Typed }, len(ds.V2))
+	add(qRAG, func(i int) bool { return ds.RAG[i].Typed }, len(ds.RAG))
+	cmp := func(a, b qref) int {
+		la, lb := c.qloc(a), c.qloc(b)
+		if la.Path != lb.Path {
+			return strings.Compare(la.Path, lb.Path)
+		}
+		return la.Line - lb.Line
+	}
+	if !slices.IsSortedFunc(refs, cmp) {
+		slices.SortStableFunc(refs, cmp)
+	}
+	return refs
+}
+
+// qloc is where the question q was read.
+func (c *checker) qloc(q qref) dataset.Loc {
+	switch q.kind {
+	case qItem:
+		return c.ds.Items[q.idx].Loc
+	case qB2:
+		return c.ds.B2[q.idx].Loc
+	case qV2:
+		return c.ds.V2[q.idx].Loc
+	}
+	return c.ds.RAG[q.idx].Loc
+}
+
+// qid is the question's id, the pointer of its id field, and whether the
+// id key is missing (schema.required already says so).
+func (c *checker) qid(q qref) (id, pointer string, absent bool) {
+	switch q.kind {
+	case qItem:
+		r := &c.ds.Items[q.idx]
+		return r.V.ID, "/id", !hasKey(r.Raw, "id")
+	case qB2:
+		r := &c.ds.B2[q.idx]
+		return r.V.QueryID, "/query_id", !hasKey(r.Raw, "query_id")
+	case qV2:
+		r := &c.ds.V2[q.idx]
+		return r.V.ID, "/id", !hasKey(r.Raw, "id")
+	}
+	r := &c.ds.RAG[q.idx]
+	return r.V.QID, "/qid", !hasKey(r.Raw, "qid")
 }
 
 // namespace is where ids must be unique: every section of one bundle shares
@@ -55,96 +128,118 @@ type idRef struct {
 // do all loose files (a set split into dev.jsonl and test.jsonl is one set,
 // and a result or a prediction names its question by id alone, whatever
 // the question's format).
-func namespace(path string, f model.Format) string {
+func namespace(path string, _ model.Format) string {
 	if b, _ := splitPath(path); b != "" {
 		return b
 	}
 	return "loose"
 }
 
-// questionIDs lists every question id in ds, in load order.
-func (c *checker) questionIDs() []idRef {
-	var refs []idRef
-	for _, r := range c.ds.Items {
-		if r.Typed {
-			refs = append(refs, idRef{r.V.ID, r.Loc, "/id", namespace(r.Path, model.FormatItem), !hasKey(r.Raw, "id")})
-		}
-	}
-	for _, r := range c.ds.B2 {
-		if r.Typed {
-			refs = append(refs, idRef{r.V.QueryID, r.Loc, "/query_id", namespace(r.Path, model.FormatB2), !hasKey(r.Raw, "query_id")})
-		}
-	}
-	for _, r := range c.ds.V2 {
-		if r.Typed {
-			refs = append(refs, idRef{r.V.ID, r.Loc, "/id", namespace(r.Path, model.FormatV2Question), !hasKey(r.Raw, "id")})
-		}
-	}
-	for _, r := range c.ds.RAG {
-		if r.Typed {
-			refs = append(refs, idRef{r.V.QID, r.Loc, "/qid", namespace(r.Path, model.FormatRAGQuestion), !hasKey(r.Raw, "qid")})
-		}
-	}
-	return refs
+// keyed is one question's comparison key for a duplicate check: a hash of
+// it (h) to sort by, the full key compared only when hashes tie, and the
+// question's position in the (path, line) order.
+type keyed struct {
+	h   uint64
+	pos uint32
 }
+
+// firsts groups n questions by key (hash(i) a hash of key i, same(i, j)
+// whether keys i and j are equal, both given by position) and calls dup(i,
+// first) for every question i whose key an earlier question (first, the
+// smallest position of its key) already has. Memory: 16 bytes a question.
+func firsts(n int, hash func(int) uint64, less func(i, j int) int, dup func(i, first int)) {
+	ks := make([]keyed, n)
+	for i := range ks {
+		ks[i] = keyed{hash(i), uint32(i)}
+	}
+	slices.SortFunc(ks, func(a, b keyed) int {
+		if a.h != b.h {
+			return cmp.Compare(a.h, b.h)
+		}
+		if d := less(int(a.pos), int(b.pos)); d != 0 {
+			return d
+		}
+		return cmp.Compare(a.pos, b.pos)
+	})
+	for g := 0; g < len(ks); {
+		e := g + 1
+		for e < len(ks) && ks[e].h == ks[g].h && less(int(ks[g].pos), int(ks[e].pos)) == 0 {
+			dup(int(ks[e].pos), int(ks[g].pos))
+			e++
+		}
+		g = e
+	}
+}
+
+var idSeed = maphash.MakeSeed()
 
 // checkIDs reports an empty id, and each later occurrence of a duplicate id
 // naming the first one (first = smallest path, then line).
 func (c *checker) checkIDs() {
-	refs := c.questionIDs()
-	sort.SliceStable(refs, func(i, j int) bool {
-		if refs[i].loc.Path != refs[j].loc.Path {
-			return refs[i].loc.Path < refs[j].loc.Path
-		}
-		return refs[i].loc.Line < refs[j].loc.Line
-	})
-	first := map[string]idRef{}
-	for _, r := range refs {
-		if strings.TrimSpace(r.id) == "" {
-			if r.absent {
+	refs := c.questionRefs()
+	var keep []qref // the questions with a non-blank id, in position order
+	for _, q := range refs {
+		id, pointer, absent := c.qid(q)
+		if strings.TrimSpace(id) == "" {
+			if absent {
 				continue // one finding per defect: the schema reports the missing key
 			}
-			c.add(ruleIDEmpty.At(r.loc.Path, r.loc.Line, r.pointer, "question id is empty"))
+			l := c.qloc(q)
+			c.add(ruleIDEmpty.At(l.Path, l.Line, pointer, "question id is empty"))
 			continue
 		}
-		k := r.space + "\x00" + r.id
-		if f, dup := first[k]; dup {
-			c.add(ruleIDDuplicate.At(r.loc.Path, r.loc.Line, r.pointer,
-				"duplicate id %q (first at %s)", r.id, loc(f.loc)))
-			continue
-		}
-		first[k] = r
+		keep = append(keep, q)
 	}
+	key := func(i int) (space, id string) {
+		id, _, _ = c.qid(keep[i])
+		return namespace(c.qloc(keep[i]).Path, ""), id
+	}
+	firsts(len(keep), func(i int) uint64 {
+		space, id := key(i)
+		var h maphash.Hash
+		h.SetSeed(idSeed)
+		h.WriteString(space)
+		h.WriteByte(0)
+		h.WriteString(id)
+		return h.Sum64()
+	}, func(i, j int) int {
+		si, ii := key(i)
+		sj, ij := key(j)
+		if si != sj {
+			return strings.Compare(si, sj)
+		}
+		return strings.Compare(ii, ij)
+	}, func(i, first int) {
+		id, pointer, _ := c.qid(keep[i])
+		l := c.qloc(keep[i])
+		c.add(ruleIDDuplicate.At(l.Path, l.Line, pointer,
+			"duplicate id %q (first at %s)", id, loc(c.qloc(keep[first]))))
+	})
 }
 
-// questionText is one question's identity for the duplicate check: its
-// normalised text plus whatever else makes two equal texts different
-// questions (the images of "describe this image", the choices of "which is
-// correct?", the sources of a b-2 "what is the title?").
-type questionText struct {
-	key     string
-	loc     dataset.Loc
-	pointer string
-	space   string
-}
-
-func (c *checker) checkDuplicateQuestions() {
-	var qs []questionText
-	for _, r := range c.ds.Items {
-		if !r.Typed || strings.TrimSpace(r.V.Inputs.Text) == "" {
-			continue
+// questionKey is one question's identity for the duplicate check: the
+// SHA-256 of its normalised text plus whatever else makes two equal texts
+// different questions (the images of "describe this image", the choices of
+// "which is correct?", the sources of a b-2 "what is the title?"), and the
+// pointer of its text; ok is false for a question without text.
+func (c *checker) questionKey(q qref) (d [sha256.Size]byte, pointer string, ok bool) {
+	switch q.kind {
+	case qItem:
+		r := &c.ds.Items[q.idx]
+		if strings.TrimSpace(r.V.Inputs.Text) == "" {
+			return d, "", false
 		}
 		in := r.V.Inputs
 		k := NormalizeText(in.Text) + "\x00" + strings.Join(in.Images, "\x01") + "\x00" +
-			strings.Join(in.Audio, "\x01") + "\x00" + strings.Join(in.Video, "\x01") + "\x00"
+			strings.Join(in.AudioPaths(), "\x01") + "\x00" + strings.Join(in.VideoPaths(), "\x01") + "\x00"
 		for _, ch := range r.V.Choices {
 			k += NormalizeText(ch) + "\x01"
 		}
-		qs = append(qs, questionText{digest(k), r.Loc, "/inputs/text", namespace(r.Path, model.FormatItem)})
-	}
-	for _, r := range c.ds.B2 {
-		if !r.Typed || strings.TrimSpace(r.V.Question) == "" {
-			continue
+		return sha256.Sum256([]byte(k)), "/inputs/text", true
+	case qB2:
+		r := &c.ds.B2[q.idx]
+		if strings.TrimSpace(r.V.Question) == "" {
+			return d, "", false
 		}
 		var src []string
 		for _, g := range r.V.Gold {
@@ -152,44 +247,64 @@ func (c *checker) checkDuplicateQuestions() {
 		}
 		sort.Strings(src)
 		k := NormalizeText(r.V.Question) + "\x00" + r.V.Modality + "\x00" + strings.Join(src, "\x01")
-		qs = append(qs, questionText{digest(k), r.Loc, "/question", namespace(r.Path, model.FormatB2)})
-	}
-	for _, r := range c.ds.V2 {
-		if r.Typed && strings.TrimSpace(r.V.Question) != "" {
-			qs = append(qs, questionText{digest(NormalizeText(r.V.Question)), r.Loc, "/question", namespace(r.Path, model.FormatV2Question)})
+		return sha256.Sum256([]byte(k)), "/question", true
+	case qV2:
+		r := &c.ds.V2[q.idx]
+		if strings.TrimSpace(r.V.Question) == "" {
+			return d, "", false
 		}
+		return sha256.Sum256([]byte(NormalizeText(r.V.Question))), "/question", true
 	}
-	for _, r := range c.ds.RAG {
-		if r.Typed && strings.TrimSpace(r.V.Query) != "" {
-			qs = append(qs, questionText{digest(NormalizeText(r.V.Query)), r.Loc, "/query", namespace(r.Path, model.FormatRAGQuestion)})
-		}
+	r := &c.ds.RAG[q.idx]
+	if strings.TrimSpace(r.V.Query) == "" {
+		return d, "", false
 	}
-	sort.SliceStable(qs, func(i, j int) bool {
-		if qs[i].loc.Path != qs[j].loc.Path {
-			return qs[i].loc.Path < qs[j].loc.Path
-		}
-		return qs[i].loc.Line < qs[j].loc.Line
-	})
-	first := map[string]dataset.Loc{}
-	for _, q := range qs {
-		// Different formats never collide: the pointer names the field, and
-		// a b-2 question is not a duplicate of a v2 question with equal text.
-		k := q.space + "\x00" + q.pointer + "\x00" + q.key
-		if f, dup := first[k]; dup {
-			c.add(ruleDuplicateQuestion.At(q.loc.Path, q.loc.Line, q.pointer,
-				"same question as %s (after normalising whitespace, width and case)", loc(f)))
-			continue
-		}
-		first[k] = q.loc
-	}
+	return sha256.Sum256([]byte(NormalizeText(r.V.Query))), "/query", true
 }
 
-// digest is the comparison key kept for a question: the SHA-256 of its
-// normalised text (and choices, sources), so a million questions hold 32
-// bytes each, not their text twice.
-func digest(k string) string {
-	sum := sha256.Sum256([]byte(k))
-	return string(sum[:])
+// checkDuplicateQuestions reports each later occurrence of a question asked
+// before in the same namespace (first = smallest path, then line). Only the
+// 32-byte digest of each question is held, with its position.
+func (c *checker) checkDuplicateQuestions() {
+	refs := c.questionRefs()
+	type digested struct {
+		d [sha256.Size]byte
+		q qref
+	}
+	var qs []digested
+	for _, q := range refs {
+		if d, _, ok := c.questionKey(q); ok {
+			qs = append(qs, digested{d, q})
+		}
+	}
+	refs = nil
+	pointer := func(q qref) string {
+		switch q.kind {
+		case qItem:
+			return "/inputs/text"
+		case qRAG:
+			return "/query"
+		}
+		return "/question"
+	}
+	// Different formats never collide: the pointer names the field, and
+	// a b-2 question is not a duplicate of a v2 question with equal text.
+	firsts(len(qs), func(i int) uint64 {
+		return binary.LittleEndian.Uint64(qs[i].d[:8])
+	}, func(i, j int) int {
+		a, b := qs[i], qs[j]
+		if d := bytes.Compare(a.d[:], b.d[:]); d != 0 {
+			return d
+		}
+		if d := strings.Compare(namespace(c.qloc(a.q).Path, ""), namespace(c.qloc(b.q).Path, "")); d != 0 {
+			return d
+		}
+		return strings.Compare(pointer(a.q), pointer(b.q))
+	}, func(i, first int) {
+		l, p := c.qloc(qs[i].q), pointer(qs[i].q)
+		c.add(ruleDuplicateQuestion.At(l.Path, l.Line, p,
+			"same question as %s (after normalising whitespace, width and case)", loc(c.qloc(qs[first].q))))
+	})
 }
 
 // NormalizeText is the comparison form of a question: NFKC's width folding

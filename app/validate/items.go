@@ -217,7 +217,7 @@ func (c *checker) checkJudge(path string, line int, it model.Item) {
 	} else if answer.Verdict(ans) == "" {
 		c.add(ruleJudgeAnswer.At(path, line, "/answer", "judge_pairwise answer must read as \"A\", \"B\" or \"tie\", got %q", ans))
 	}
-	if rawEmpty(it.Criteria) {
+	if rawEmpty(it.CriteriaRaw()) {
 		c.add(ruleJudgeCriteria.At(path, line, "/criteria", "judge_pairwise item has no criteria: the judge needs a rubric"))
 	}
 }

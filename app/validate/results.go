@@ -102,8 +102,9 @@ func (c *checker) checkResults() {
 		return
 	}
 	ids := map[string]bool{}
-	for _, r := range c.questionIDs() {
-		ids[r.id] = true
+	for _, q := range c.questionRefs() {
+		id, _, _ := c.qid(q)
+		ids[id] = true
 	}
 	bundles := map[string]*dataset.Bundle{}
 	for _, b := range c.ds.Bundles {

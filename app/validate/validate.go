@@ -99,12 +99,15 @@ func (c *checker) dropSchemaDuplicates(l finding.List) finding.List {
 			}
 		}
 	}
-	if len(schema) == 0 {
+	capped := &c.ds.SchemaCapped
+	if len(schema) == 0 && capped.Len() == 0 {
 		return l
 	}
+	// a schema finding the findings cap left out still counts: the same
+	// findings are dropped whatever --max-findings is
 	out := l[:0]
 	for _, f := range l {
-		if f.Pointer != "" && schema[at{f.Path, f.Line, f.Pointer}] {
+		if f.Pointer != "" && (schema[at{f.Path, f.Line, f.Pointer}] || capped.Has(f.Path, f.Line, f.Pointer)) {
 			continue
 		}
 		out = append(out, f)
