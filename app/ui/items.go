@@ -60,7 +60,7 @@ func (p *Page) renderItems() app.UI {
 			// the cards are drawn a few per frame; the count line comes
 			// with the last of them (so "items-count shown" means every
 			// card of the page is there)
-			shown := p.upTo(&p.itemRows, pg, len(pg.Items), itemsChunk, true)
+			shown := p.upTo("items", &p.itemRows, pg, len(pg.Items), itemsChunk, true)
 			count := fmt.Sprintf("%d of %d items match; showing %d–%d",
 				pg.Matches, pg.Total, min(pg.Offset+1, pg.Matches), min(pg.Offset+len(pg.Items), pg.Matches))
 			return app.Div().Body(

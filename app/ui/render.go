@@ -362,9 +362,39 @@ func (p *Page) renderView() app.UI {
 		}
 		return p.renderWelcome()
 	}
-	panel := func(id string, body app.UI) app.UI {
-		return app.Div().Class("panel").Attr("data-panel", id).Hidden(tab != id).Body(body)
+	// The panels always in the DOM are mounted one per step when a
+	// load's result first arrives, the open tab's first: building all
+	// their component trees in the render that takes the validated piece
+	// was one task of 0.5–2 s on the loaded machine. Until mounted a
+	// panel holds a "drawing" placeholder (which "ready" waits for).
+	if p.mountFor != p.evalID {
+		p.mountFor, p.mountStep = p.evalID, 0
 	}
+	mountedUpTo, left := 0, false
+	shown := func(id string) bool {
+		if id == tab {
+			return true
+		}
+		mountedUpTo++
+		if mountedUpTo <= p.mountStep {
+			return true
+		}
+		left = true
+		return false
+	}
+	panel := func(id string, body func() app.UI) app.UI {
+		div := app.Div().Class("panel").Attr("data-panel", id).Hidden(tab != id)
+		if !shown(id) {
+			return div.Body(app.P().Class("muted pending").Attr("data-drawing", "true").Text("drawing…"))
+		}
+		return div.Body(body())
+	}
+	defer func() {
+		if left && !p.mountLater && p.mounted {
+			p.mountLater = true
+			p.later(pumpPause, func() { p.mountLater = false; p.mountStep++ })
+		}
+	}()
 	var lazy app.UI
 	switch tab {
 	case "compare":
@@ -404,9 +434,11 @@ func (p *Page) renderView() app.UI {
 		lazy = p.renderFormats()
 	}
 	return app.Div().Class("panels").Body(
-		panel("overview", p.renderOverview()),
-		panel("findings", p.findingsPanel()),
-		panel("scores", p.reportPanel("score", "Nothing to score: the inputs hold no results, predictions or TREC run.")),
+		panel("overview", p.renderOverview),
+		panel("findings", p.findingsPanel),
+		panel("scores", func() app.UI {
+			return p.reportPanel("score", "Nothing to score: the inputs hold no results, predictions or TREC run.")
+		}),
 		app.Div().Class("panel").Attr("data-panel", "lazy").Hidden(lazy == nil).Body(lazy),
 	)
 }

@@ -92,6 +92,7 @@ func (v *reportView) Render() app.UI {
 	}
 	v.budget, v.built, v.more, v.jobs = v.step, 0, false, v.jobs[:0]
 	ui := v.renderReport(v.Kind, v.Rep)
+	drawLog(v.Kind, v.step-v.budget)
 	if v.built > 2*drawTarget {
 		// a slow machine: fewer cells per render (never more: building
 		// the HTML is the cheap part, the browser's parsing of it is
@@ -139,21 +140,27 @@ func (v *reportView) appendRows() {
 			continue // not drawn yet
 		}
 		to := from
-		for to < len(j.rows) && budget > 0 {
+		// whole rows while they fit; one row alone when it is larger
+		// than what is left of a fresh budget
+		for to < len(j.rows) && (budget >= len(j.rows[to])+1 || budget == drawCells) {
 			budget -= len(j.rows[to]) + 1
 			to++
+		}
+		if to == from {
+			break
 		}
 		tb.Call("insertAdjacentHTML", "beforeend", rowsHTML(j.kind, j.t, j.rows[from:to], v.Unchecked))
 		v.rowsIn[j.key] = to
 	}
+	drawLog(v.Kind, drawCells-budget)
 }
 
 // firstRows is how many of rows a table is first drawn with: about
 // drawCells cells.
 func firstRows(rows [][]report.Cell) int {
-	n, cells := 0, 0
-	for n < len(rows) && cells < drawCells {
-		cells += len(rows[n]) + 1
+	n, cells := 0, 1
+	for n < len(rows) && (n == 0 || cells+len(rows[n]) <= drawCells) {
+		cells += len(rows[n])
 		n++
 	}
 	return n
@@ -165,7 +172,9 @@ func (v *reportView) drawable(key string, cells int) bool {
 	if _, ok := v.raw[key]; ok {
 		return true
 	}
-	if v.budget <= 0 {
+	if v.budget < cells && v.budget < v.step {
+		// it does not fit in what is left of this render's cells (a
+		// table larger than a whole budget is drawn alone, first)
 		v.more = true
 		return false
 	}

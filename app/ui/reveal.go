@@ -24,19 +24,41 @@ type reveal struct {
 	of      any
 	n       int
 	pending bool
+	drawn   int // rows returned by the last upTo of this list (for drawLog)
+}
+
+// drawLog records, when the page was opened by a test that asks for it
+// (window.__eval752draws is an array), what one render drew: a report's
+// new table cells, a list's new rows or cards. The e2e tests hold the
+// per-frame budgets with it (TestLongTaskProbe); a normal page has no
+// such array and records nothing.
+func drawLog(what string, n int) {
+	if n <= 0 || !app.IsClient {
+		return
+	}
+	if a := app.Window().Get("__eval752draws"); a.Truthy() {
+		a.Call("push", app.ValueOf([]any{what, n}))
+	}
 }
 
 // upTo returns how many of n rows of list of to draw now, and schedules
 // the next chunk. restart: a new list starts again at chunk (item cards,
 // whose update costs what drawing them does); otherwise rows already
 // drawn are updated in place (findings rows: a few attributes each).
-func (p *Page) upTo(r *reveal, of any, n, chunk int, restart bool) int {
+func (p *Page) upTo(what string, r *reveal, of any, n, chunk int, restart bool) int {
 	if r.of != of {
 		r.of = of
 		if restart || r.n == 0 {
-			r.n = chunk
+			// rows kept from the last list are updated in place, not
+			// drawn anew: only a restart counts them again
+			r.n, r.drawn = chunk, 0
 		}
 	}
+	shown := min(r.n, n)
+	if shown > r.drawn {
+		drawLog(what, shown-r.drawn)
+	}
+	r.drawn = shown
 	if r.n >= n {
 		return n
 	}

@@ -87,7 +87,7 @@ func (p *Page) renderFindings() app.UI {
 		return app.P().Class("muted").Text("loading findings…")
 	}
 	shown := pg.Findings
-	shown = shown[:p.upTo(&p.findRows, pg, len(shown), findingsChunk, false)]
+	shown = shown[:p.upTo("findings", &p.findRows, pg, len(shown), findingsChunk, false)]
 	sel := p.sel
 	list := app.Div().Class("findings")
 	if len(shown) < len(pg.Findings) {

@@ -310,6 +310,7 @@ window.__csp = [];
 document.addEventListener("securitypolicyviolation", (e) => {
   window.__csp.push(e.violatedDirective + " " + e.blockedURI);
 });
+window.__eval752draws = [];
 window.__longtasks = [];
 try {
   new PerformanceObserver((list) => {
