@@ -241,8 +241,10 @@ func (w *worker) evaluate(id int, files, names js.Value, limit int64) {
 	}
 	tell(true)
 	// An input the worker's memory cannot hold is refused before it is
-	// read, from its sizes and the budget per format.
-	est, err := dataset.EstimateInputs(context.Background(), w.inputs)
+	// read, from its sizes and the budget per format (plain TREC inputs
+	// the engine streams by the streaming budget: engine.EstimateInputs
+	// decides with the engine's own test).
+	est, err := engine.EstimateInputs(context.Background(), w.inputs, dataset.Limits{})
 	if err != nil {
 		postErr(id, "%v", err)
 		return
