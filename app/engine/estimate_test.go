@@ -12,7 +12,7 @@ import (
 // of distinct run names get the streaming budget; a repeated run name, a
 // run without its qrels or a JSONL file, the in-memory one.
 func TestEstimateInputsStreamedOrNot(t *testing.T) {
-	qrels := strings.Repeat("q1 0 d1 1\n", 10)      // 100 bytes
+	qrels := strings.Repeat("q1 0 d1 1\n", 10)       // 100 bytes
 	runA := strings.Repeat("q1 Q0 d1 1 1.5 a\n", 20) // 340 bytes
 	runB := strings.Repeat("q1 Q0 d1 1 1.5 b\n", 20)
 	in := func(name, body string) dataset.Input {
