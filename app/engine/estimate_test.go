@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"testing"
 
@@ -42,5 +43,36 @@ func TestEstimateInputsStreamedOrNot(t *testing.T) {
 	}
 	if StreamsTREC([]dataset.Input{in("a.run", runA)}, dataset.Limits{}) {
 		t.Error("a run alone streams")
+	}
+}
+
+// Options.InMemory is called, before reading in memory, when a run the
+// streaming path took turns out ungrouped (q1's lines are not contiguous),
+// and its error ends the evaluation; a grouped pair never calls it.
+func TestInMemoryHook(t *testing.T) {
+	qrels := "q1 0 d1 1\nq2 0 d2 1\n"
+	ungrouped := "q1 Q0 d1 1 1.5 a\nq2 Q0 d2 1 1.5 a\nq1 Q0 d3 2 1.0 a\n"
+	grouped := "q1 Q0 d1 1 1.5 a\nq1 Q0 d3 2 1.0 a\nq2 Q0 d2 1 1.5 a\n"
+	in := func(name, body string) dataset.Input {
+		return dataset.Input{Name: name, R: strings.NewReader(body), Size: int64(len(body))}
+	}
+	refuse := errors.New("refused")
+	for _, c := range []struct {
+		run        string
+		wantCalled bool
+	}{{ungrouped, true}, {grouped, false}} {
+		called := false
+		opt := DefaultOptions()
+		opt.InMemory = func() error { called = true; return refuse }
+		_, err := Evaluate(context.Background(), []dataset.Input{in("qrels", qrels), in("a.run", c.run)}, opt, nil)
+		if called != c.wantCalled {
+			t.Errorf("run %q: InMemory called %v, want %v", c.run, called, c.wantCalled)
+		}
+		if c.wantCalled && !errors.Is(err, refuse) {
+			t.Errorf("ungrouped: err %v, want the hook's", err)
+		}
+		if !c.wantCalled && err != nil {
+			t.Errorf("grouped: %v", err)
+		}
 	}
 }
