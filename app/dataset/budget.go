@@ -35,8 +35,10 @@ const (
 	// records as the CLI; its collector runs single-threaded in a memory
 	// that never shrinks, so garbage between collections costs more.
 	budgetRecords = 23.0
-	// TREC run or qrels lines: 11.7 GiB for a 1 GB run + qrels pair
-	// (issue 10's measurement), 12.6 per byte
+	// TREC run or qrels lines read in memory (with other formats, without
+	// a qrels file, or two runs of one run name; plain pairs are streamed:
+	// EstimateStreamedTREC): 11.7 GiB for a 1 GB run + qrels pair (issue
+	// 10's measurement), 12.6 per byte
 	budgetTREC = 13.0
 )
 
