@@ -35,9 +35,39 @@ const (
 	// records as the CLI; its collector runs single-threaded in a memory
 	// that never shrinks, so garbage between collections costs more.
 	budgetRecords = 23.0
-	// TREC run or qrels lines: 11.7 GiB for a 1 GB run + qrels pair
-	// (issue 10's measurement), 12.6 per byte
+	// TREC run or qrels lines read in memory (with other formats, without
+	// a qrels file, or two runs of one run name; plain pairs are streamed:
+	// EstimateStreamedTREC): 11.7 GiB for a 1 GB run + qrels pair (issue
+	// 10's measurement), 12.6 per byte
 	budgetTREC = 13.0
+)
+
+// The budget of plain TREC inputs read on the streaming path
+// (engine.StreamsTREC: one qrels file and run files, scored by
+// itemscore.ScoreTRECFiles without holding the run lines). What it keeps
+// grows with the queries — the qrels' units and, per run, each query's
+// values and the item browser's top-Depth ranking — not with the run's
+// lines: a run's bytes cost only the blocks in flight. `eval752 results`
+// natively (peak RSS, gen-trec-bench pairs, 50 judgments per query,
+// 2026-12-02): 1,000 / 3,000 / 10,000 queries of 1,000 ranked docs
+// (qrels 0.84 / 2.64 / 8.94 MB, runs 33 / 101 / 338 MB) peaked at 86 /
+// 175 / 539 MiB; 3,000 queries of 100 docs (a 10× smaller run) at 178
+// MiB, the same as of 1,000; two runs of them at 301 MiB. Per qrels byte
+// that is 12 for the units plus 49 for each run (the 3,000 → 10,000 slope
+// with one run is 61, the second run adds 123 MiB / 2.64 MB = 49), over
+// a fixed 20–40 MiB. In the page (make bench-page, 2026-12-02) the
+// 3,000-query pair grew the renderer by 187 MiB (peak 401 MiB) where this
+// estimate without a factor gives 228 MB: the page keeps the same
+// per-query values (the UI gets only the report, not the rankings), but
+// its single-threaded collector runs in a heap that never shrinks, held to
+// the estimate (workside.HeapLimit). streamPageFactor 1.5 is the margin
+// for that and for larger live sets (natively 10,000 queries already ran
+// at the 512 MiB soft limit of engine's streamMemLimit).
+const (
+	streamFixed        = 64 << 20 // blocks in flight, the scorer, the runtime
+	streamPerQrelsByte = 12.0     // the units (gold labels) per qrels byte
+	streamPerRunQrels  = 49.0     // per run, per qrels byte: its per-query results
+	streamPageFactor   = 1.5      // margin of the page over native
 )
 
 // PageOverhead is what a load costs the page's tab beyond the pipeline's
@@ -84,6 +114,41 @@ func (p EstimatePart) Bytes() int64 { return int64(float64(p.Size) * p.PerByte) 
 type Estimate struct {
 	Bytes int64          `json:"bytes"`
 	Parts []EstimatePart `json:"parts"` // largest first
+	// Streamed: plain TREC inputs the engine streams (EstimateStreamedTREC)
+	Streamed bool `json:"streamed,omitempty"`
+}
+
+// EstimateStreamedTREC sizes the memory engine.Evaluate needs for plain
+// TREC inputs it streams (engine.StreamsTREC says which; the caller
+// decides, as dataset cannot see the engine): streamFixed plus, per qrels
+// byte, streamPerQrelsByte and streamPerRunQrels for each run, all times
+// streamPageFactor. The run files are parts at 0 per byte: their lines are
+// never held. The qrels part carries the whole per-byte figure (PerByte);
+// the fixed cost counts in Bytes only. Nothing is read.
+func EstimateStreamedTREC(inputs []Input, qrels string) Estimate {
+	var e Estimate
+	var q int64
+	runs := 0
+	for _, in := range inputs {
+		if in.Name == qrels {
+			q = in.Size
+			continue
+		}
+		runs++
+	}
+	per := (streamPerQrelsByte + streamPerRunQrels*float64(runs)) * streamPageFactor
+	e.Parts = append(e.Parts, EstimatePart{Path: qrels, Format: model.FormatTRECQrels, Size: q, PerByte: per})
+	for _, in := range inputs {
+		if in.Name != qrels {
+			e.Parts = append(e.Parts, EstimatePart{Path: in.Name, Format: model.FormatTRECRun, Size: in.Size, PerByte: 0})
+		}
+	}
+	e.Bytes = int64(streamFixed * streamPageFactor)
+	for _, p := range e.Parts {
+		e.Bytes += p.Bytes()
+	}
+	e.Streamed = true
+	return e
 }
 
 // Estimate sizes the memory engine.Evaluate would need for inputs, from their

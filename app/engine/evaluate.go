@@ -35,6 +35,14 @@ type Options struct {
 	// set it; the page's worker sets its own (workside.HeapLimit).
 	SoftMemLimit bool
 
+	// InMemory, when not nil, is called when plain TREC inputs that
+	// StreamsTREC chose for the streaming path turn out, while reading,
+	// to need the in-memory one (an ungrouped run, a repeated run name),
+	// before dataset.Load reads them: an error it returns ends the
+	// evaluation with that error. The page's worker re-checks its memory
+	// budget there (EstimateInputs foresaw the streaming path).
+	InMemory func() error
+
 	// noStream reads plain TREC inputs with dataset.Load too (the
 	// in-memory path), for the tests that compare the two paths.
 	noStream bool
@@ -125,6 +133,11 @@ func check(ctx context.Context, inputs []dataset.Input, opt Options, progress fu
 			return nil, err
 		default:
 			v.Release()
+			if opt.InMemory != nil {
+				if err := opt.InMemory(); err != nil {
+					return nil, err
+				}
+			}
 		}
 	}
 	if v.ds == nil {

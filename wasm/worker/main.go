@@ -11,6 +11,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"runtime/debug"
 	"strings"
@@ -241,8 +242,10 @@ func (w *worker) evaluate(id int, files, names js.Value, limit int64) {
 	}
 	tell(true)
 	// An input the worker's memory cannot hold is refused before it is
-	// read, from its sizes and the budget per format.
-	est, err := dataset.EstimateInputs(context.Background(), w.inputs)
+	// read, from its sizes and the budget per format (plain TREC inputs
+	// the engine streams by the streaming budget: engine.EstimateInputs
+	// decides with the engine's own test).
+	est, err := engine.EstimateInputs(context.Background(), w.inputs, dataset.Limits{})
 	if err != nil {
 		postErr(id, "%v", err)
 		return
@@ -263,6 +266,22 @@ func (w *worker) evaluate(id int, files, names js.Value, limit int64) {
 	// live heap (GOGC 100).
 	debug.SetMemoryLimit(workside.HeapLimit(est, limit))
 	opt := engine.DefaultOptions()
+	if est.Streamed {
+		// a run found ungrouped while streaming is read in memory: refused
+		// then if the in-memory budget is over the limit, before it is read
+		opt.InMemory = func() error {
+			e, err := dataset.EstimateInputs(context.Background(), w.inputs)
+			if err != nil {
+				return err
+			}
+			if msg := workside.TooLarge(e, limit, given); msg != "" {
+				w.inputs = nil
+				return errors.New(msg)
+			}
+			debug.SetMemoryLimit(workside.HeapLimit(e, limit))
+			return nil
+		}
+	}
 	// The result crosses in pieces as the engine finishes them: overview
 	// and the first findings page once validation is done, the score
 	// reports once scoring is, the audit with the final result. Each

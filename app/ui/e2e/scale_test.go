@@ -21,6 +21,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"eval752/app/dataset"
+	"eval752/app/engine"
 	"eval752/app/ui/workside"
 )
 
@@ -392,7 +393,7 @@ func pageBudget(t testing.TB, files []string) int64 {
 		st, _ := f.Stat()
 		ins = append(ins, dataset.Input{Name: filepath.Base(p), R: f, Size: st.Size()})
 	}
-	e, err := dataset.EstimateInputs(context.Background(), ins)
+	e, err := engine.EstimateInputs(context.Background(), ins, dataset.Limits{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -38,6 +38,30 @@ func TestTooLarge(t *testing.T) {
 	}
 }
 
+// A streamed TREC pair is refused or not by the streaming estimate, and
+// the message names its per-byte figure.
+func TestTooLargeStreamedTREC(t *testing.T) {
+	// gen-trec-bench -queries 30000: 27,944,700 bytes of qrels, one run of
+	// 1,035,684,000; streaming estimate 2,657,603,346 (dataset's
+	// TestEstimateStreamedTREC) + PageOverhead 335,544,320 =
+	// 2,993,147,666 < 3 GiB: loaded. The in-memory budget would have asked
+	// (27,944,700 + 1,035,684,000) × 13 + 335,544,320 = 14.16e9.
+	ins := []dataset.Input{{Name: "qrels", Size: 27_944_700}, {Name: "run", Size: 1_035_684_000}}
+	e := dataset.EstimateStreamedTREC(ins, "qrels")
+	if msg := TooLarge(e, DefaultPageLimit, []string{"qrels", "run"}); msg != "" {
+		t.Errorf("the 1 GB pair refused: %q", msg)
+	}
+	// four times the queries (111,778,800 bytes of qrels): 100,663,296 +
+	// 111,778,800 × 61 × 1.5 = 10,328,760,996 + 335,544,320 = 10.7e9
+	ins[0].Size *= 4
+	msg := TooLarge(dataset.EstimateStreamedTREC(ins, "qrels"), DefaultPageLimit, []string{"qrels", "run"})
+	for _, want := range []string{"needs about 10.7 GB", "can hold about 3.2 GB", "qrels: 111.8 MB × 91.5", "run: 1.0 GB × 0", "eval752-results.zip qrels run"} {
+		if !strings.Contains(msg, want) {
+			t.Errorf("%q lacks %q", msg, want)
+		}
+	}
+}
+
 // HeapLimit: the estimate, clamped to [MinHeapLimit, limit].
 func TestHeapLimit(t *testing.T) {
 	for _, c := range []struct{ est, limit, want int64 }{
