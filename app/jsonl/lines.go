@@ -123,7 +123,7 @@ func Lines(r io.Reader, path string, maxLine int64, fn func(n int, line []byte))
 			}
 			if int64(len(line)) > maxLine {
 				fs = append(fs, RuleLineTooLong.At(path, n, "", "line %d is longer than %d bytes (%d); skipped", n, maxLine, len(line)))
-			} else if !blank(line) {
+			} else if !Blank(line) {
 				if !utf8.Valid(line) {
 					fs = append(fs, RuleInvalidUTF8.At(path, n, "", "line %d is not valid UTF-8 (first bad byte at column %d)", n, BadUTF8(line)+1))
 				} else {
@@ -141,7 +141,9 @@ func Lines(r io.Reader, path string, maxLine int64, fn func(n int, line []byte))
 	return n, fs, nil
 }
 
-func blank(b []byte) bool {
+// Blank reports whether a line holds only spaces, tabs and CRs (a blank
+// line is skipped, not a record).
+func Blank(b []byte) bool {
 	for _, c := range b {
 		if c != ' ' && c != '\t' && c != '\r' {
 			return false

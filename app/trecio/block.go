@@ -6,6 +6,8 @@ import (
 	"slices"
 	"unicode/utf8"
 	"unsafe"
+
+	"eval752/app/jsonl"
 )
 
 // Block is a run of whole lines of a file, as Reader.Next cut it.
@@ -224,11 +226,11 @@ func (it *Lines) Next() (Status, bool) {
 		if int64(len(line)) > it.maxLine {
 			return bad(TooLong, int64(len(line)))
 		}
-		if blankLine(line) {
+		if jsonl.Blank(line) {
 			continue
 		}
 		if !ascii(line) && !utf8.Valid(line) {
-			return bad(BadUTF8, int64(badUTF8(line)+1))
+			return bad(BadUTF8, int64(jsonl.BadUTF8(line)+1))
 		}
 		it.Line = line
 		return OK, true
@@ -239,29 +241,6 @@ func (it *Lines) Next() (Status, bool) {
 // Count is the number of lines the iterator has passed (all of the
 // block's once Next returned false).
 func (it *Lines) Count() int64 { return it.rel }
-
-// blankLine is jsonl's blank: only spaces, tabs and CRs.
-func blankLine(b []byte) bool {
-	for _, c := range b {
-		if c != ' ' && c != '\t' && c != '\r' {
-			return false
-		}
-	}
-	return true
-}
-
-// badUTF8 is jsonl.BadUTF8: the byte offset of the first invalid UTF-8
-// sequence in b.
-func badUTF8(b []byte) int {
-	for i := 0; i < len(b); {
-		r, size := utf8.DecodeRune(b[i:])
-		if r == utf8.RuneError && size <= 1 {
-			return i
-		}
-		i += size
-	}
-	return len(b)
-}
 
 // bstring views b as a string without copying, for a parse that does not
 // keep it.
