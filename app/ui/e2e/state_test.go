@@ -205,7 +205,10 @@ func TestHistoryAndDeepLink(t *testing.T) {
 	b3.waitJS(one, 10*time.Second)
 	// an item's id is a link to it
 	b3.click(`[data-test=items-all]`)
-	b3.waitJS(`document.querySelectorAll('[data-test=item] [data-test=item-link]').length > 1`, 10*time.Second)
+	// the cards are drawn a few per frame: click once the page is drawn
+	// whole (a click while cards are still being appended is not what
+	// this test is about)
+	b3.waitJS(fmt.Sprintf(`document.querySelectorAll('[data-test=item] [data-test=item-link]').length === %d && !document.querySelector('[data-drawing]')`, min(len(rep.Items), 25)), 10*time.Second)
 	second := eval[string](b3, `document.querySelectorAll('[data-test=item] [data-test=item-link]')[1].textContent`)
 	b3.click(`[data-test=item] ~ [data-test=item] [data-test=item-link]`)
 	b3.waitJS(fmt.Sprintf(`(() => { const c = document.querySelectorAll('[data-test=item]'); return c.length === 1 && c[0].dataset.id === %q })()`, second), 10*time.Second)
