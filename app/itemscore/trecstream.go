@@ -14,7 +14,6 @@ import (
 	"slices"
 	"strings"
 	"sync"
-	"unsafe"
 
 	"eval752/app/dataset"
 	"eval752/app/finding"
@@ -618,7 +617,7 @@ func parseBlock(b *trecio.Block, name string, maxLine int64, sc *scorer, byID ma
 			finish(false)
 			curQID = rec.QID
 		}
-		cur = append(cur, retrieved{id: bstring(rec.DocNo), score: rec.Score, hasScore: true})
+		cur = append(cur, retrieved{id: trecio.View(rec.DocNo), score: rec.Score, hasScore: true})
 		curLines = append(curLines, int(it.Rel))
 		pb.valid++
 	}
@@ -627,15 +626,6 @@ func parseBlock(b *trecio.Block, name string, maxLine int64, sc *scorer, byID ma
 	scr.lines = cur[:0]
 	scr.lineNos = curLines[:0]
 	return pb
-}
-
-// bstring views b as a string without copying, for a parse that does not
-// keep it (block data is never written after the reader filled it).
-func bstring(b []byte) string {
-	if len(b) == 0 {
-		return ""
-	}
-	return unsafe.String(&b[0], len(b))
 }
 
 // trecScratch is a scoring worker's reusable buffers.

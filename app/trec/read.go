@@ -9,7 +9,6 @@ import (
 	"os"
 	"sync"
 	"sync/atomic"
-	"unsafe"
 
 	"eval752/app/trecio"
 )
@@ -98,15 +97,6 @@ func EvaluateBytes(qrels, run []byte, opt Options) (*Result, error) {
 	return e.finish(runID)
 }
 
-// bstr views b as a string without copying. The callers only do this on
-// buffers that are never written again.
-func bstr(b []byte) string {
-	if len(b) == 0 {
-		return ""
-	}
-	return unsafe.String(&b[0], len(b))
-}
-
 // parseQrels reads "qid iter docno rel" lines (rel by atol), skipping blank
 // and '#' lines and a first-line header, and groups them by qid. Lines are
 // read by trecio in its Lenient (trec_eval) mode.
@@ -132,14 +122,14 @@ func parseQrels(data []byte, name string) (*qrelsSet, error) {
 			is.Line, is.Offset = it.Rel, it.Offset
 			return nil, inputError(name, &is)
 		}
-		q := bstr(rec.QID)
+		q := trecio.View(rec.QID)
 		i, seen := idx[q]
 		if !seen {
 			i = len(s.queries)
 			idx[q] = i
 			s.queries = append(s.queries, qrelsQuery{qid: q})
 		}
-		s.queries[i].docs = append(s.queries[i].docs, qrel{docno: bstr(rec.DocNo), rel: rec.Grade, line: it.Rel})
+		s.queries[i].docs = append(s.queries[i].docs, qrel{docno: trecio.View(rec.DocNo), rel: rec.Grade, line: it.Rel})
 	}
 	if len(s.queries) == 0 {
 		return nil, &InputError{File: name, Msg: "the qrels have no judgments"}
@@ -185,7 +175,7 @@ func scanRunLines(data []byte, first, off int64, add func(qid, docno []byte, sim
 func parseRunLines(data []byte, first, off int64, keep bool, docs []rankedDoc) ([]rankedDoc, *trecio.Issue) {
 	le := scanRunLines(data, first, off, func(_, docno []byte, sim float64, _ []byte, line int64) {
 		if keep {
-			docs = append(docs, rankedDoc{sim: sim, docno: bstr(docno), line: line})
+			docs = append(docs, rankedDoc{sim: sim, docno: trecio.View(docno), line: line})
 		}
 	})
 	return docs, le
@@ -449,7 +439,7 @@ func bufferedRun(data []byte, e *evaluator) (string, error) {
 	le := scanRunLines(data, 1, 0, func(qid, docno []byte, sim float64, tag []byte, line int64) {
 		lastTag, seen = tag, true
 		if i, ok := index[string(qid)]; ok {
-			docs[i] = append(docs[i], rankedDoc{sim: sim, docno: bstr(docno), line: line})
+			docs[i] = append(docs[i], rankedDoc{sim: sim, docno: trecio.View(docno), line: line})
 		}
 	})
 	if le != nil {

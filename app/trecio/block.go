@@ -242,9 +242,10 @@ func (it *Lines) Next() (Status, bool) {
 // block's once Next returned false).
 func (it *Lines) Count() int64 { return it.rel }
 
-// bstring views b as a string without copying, for a parse that does not
-// keep it.
-func bstring(b []byte) string {
+// View views b as a string without copying, for a parse that does not keep
+// it: the callers only do this on buffers that are never written again while
+// the string is in use (a block's data, a line being parsed).
+func View(b []byte) string {
 	if len(b) == 0 {
 		return ""
 	}

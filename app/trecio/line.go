@@ -247,7 +247,7 @@ func ParseRun(m Mode, line []byte, rec *Record, is *Issue) Status {
 		*is = Issue{Problem: Fields, Mode: m, N: int64(nf)}
 		return Bad
 	}
-	score, msg := StrictScore(bstring(f[4]), bstring(f[0]), 0)
+	score, msg := StrictScore(View(f[4]), View(f[0]), 0)
 	if msg != "" {
 		*is = Issue{Problem: Score, Mode: m, Text: string(f[4]), QID: string(f[0])}
 		return Bad
@@ -320,7 +320,7 @@ func (p *QrelsParser) Parse(line []byte, rec *Record, is *Issue) Status {
 		*is = Issue{Problem: Fields, Mode: Strict, Layout: lay, N: int64(nf)}
 		return Bad
 	}
-	g, err := strconv.Atoi(bstring(f[lay.GradeCol]))
+	g, err := strconv.Atoi(View(f[lay.GradeCol]))
 	if err != nil {
 		*is = Issue{Problem: Grade, Mode: Strict, Layout: lay, Text: string(f[lay.GradeCol])}
 		return Bad
