@@ -76,7 +76,7 @@ func TestSeed004OnlyBundle(t *testing.T) {
 	if len(bd.SHA256) != 5 || bd.SHA256["assets/photo-001.jpg"] != hexSHA(photo) || bd.SHA256["sections/section-1.jsonl"] != hexSHA(items) {
 		t.Errorf("sha256 %v", bd.SHA256)
 	}
-	if ds.Items[2].Path != "bundle.eval752.zip!sections/section-2.jsonl" || ds.Items[2].Line != 1 || !ds.Items[2].Typed || ds.Items[2].V.ID != "q-001" {
+	if ds.Path(ds.Items[2].Loc) != "bundle.eval752.zip!sections/section-2.jsonl" || ds.Items[2].Line != 1 || !ds.Items[2].Typed || ds.Items[2].V.ID != "q-001" {
 		t.Errorf("item loc %+v", ds.Items[2])
 	}
 	for _, f := range []model.Format{model.FormatBundle, model.FormatManifest, model.FormatMeta, model.FormatItem} {
@@ -144,7 +144,7 @@ func TestFullBundle(t *testing.T) {
 	if ds.Preds[0].V.RunID != "dense" {
 		t.Errorf("prediction run id %q", ds.Preds[0].V.RunID)
 	}
-	if ds.Clauses[1].Path != "all.eval752.zip!corpus/index.json" {
+	if ds.Path(ds.Clauses[1].Loc) != "all.eval752.zip!corpus/index.json" {
 		t.Errorf("clause loc %+v", ds.Clauses[1].Loc)
 	}
 	if _, ok := bd.SHA256["corpus/docs/PH.pdf"]; !ok {
@@ -337,8 +337,8 @@ func TestNestedRoot(t *testing.T) {
 	if _, ok := bd.SHA256["sections/a.jsonl"]; !ok {
 		t.Errorf("sha256 keys %v", bd.SHA256)
 	}
-	if ds.Items[0].Path != "n.eval752.zip!geo/sections/a.jsonl" {
-		t.Errorf("path %s", ds.Items[0].Path)
+	if ds.Path(ds.Items[0].Loc) != "n.eval752.zip!geo/sections/a.jsonl" {
+		t.Errorf("path %s", ds.Path(ds.Items[0].Loc))
 	}
 }
 

@@ -8,6 +8,7 @@ package dataset
 
 import (
 	"io"
+	"strconv"
 	"strings"
 
 	"eval752/app/finding"
@@ -35,10 +36,71 @@ type Input struct {
 // type lives there so the page's WASM does not link the loader).
 type InputInfo = inputinfo.InputInfo
 
-// Loc is where a record came from.
+// Loc is where a record came from, in 16 bytes: the index of its file in
+// the Dataset's file table (Dataset.Path names it), its 1-based line (0 for
+// a whole-file JSON record) and the byte offset of that line's start in the
+// file (in a bundle, in the entry's uncompressed bytes; line 1 starts at 0,
+// before a byte order mark), so the line can be read again without
+// scanning the lines before it. A record of an array document is at the
+// line where its element starts.
 type Loc struct {
+	File uint32
+	Line uint32
+	Off  int64
+}
+
+// Where is a location as findings report it: a path (inside a bundle
+// "bundle.eval752.zip!sections/a.jsonl") and a 1-based line, 0 for the file
+// as a whole.
+type Where struct {
 	Path string `json:"path"`
-	Line int    `json:"line"` // 1-based; 0 for a whole-file JSON record
+	Line int    `json:"line"`
+}
+
+// String renders "path:line", or the path alone for line 0.
+func (w Where) String() string {
+	if w.Line > 0 {
+		return w.Path + ":" + strconv.Itoa(w.Line)
+	}
+	return w.Path
+}
+
+// Path is the path of the file l is in, as findings report it.
+func (ds *Dataset) Path(l Loc) string {
+	if int(l.File) < len(ds.Files) {
+		return ds.Files[l.File]
+	}
+	return ""
+}
+
+// Where is l as findings report it (path and line).
+func (ds *Dataset) Where(l Loc) Where { return Where{Path: ds.Path(l), Line: int(l.Line)} }
+
+// AddFile returns the index of path in the file table, adding it when it is
+// new (the loader names every file it reads; a caller that builds records
+// by hand names theirs).
+func (ds *Dataset) AddFile(path string) uint32 {
+	if ds.fileIndex == nil {
+		ds.fileIndex = make(map[string]uint32, len(ds.Files))
+		for i, p := range ds.Files { // a Dataset built as a literal
+			if _, ok := ds.fileIndex[p]; !ok {
+				ds.fileIndex[p] = uint32(i)
+			}
+		}
+	}
+	if i, ok := ds.fileIndex[path]; ok {
+		return i
+	}
+	i := uint32(len(ds.Files))
+	ds.Files = append(ds.Files, path)
+	ds.fileIndex[path] = i
+	return i
+}
+
+// At is the location of line (and its start offset off) of path, its file
+// added to the table.
+func (ds *Dataset) At(path string, line int, off int64) Loc {
+	return Loc{File: ds.AddFile(path), Line: uint32(line), Off: off}
 }
 
 // Rec is a decoded record with its location. Raw is the generic decoding
@@ -121,6 +183,11 @@ type Dataset struct {
 	// each JSON pointer it sets, so findings about its one record can be
 	// located at the key's line (see Locate).
 	KeyLines map[string]map[string]int
+
+	// Files is the file table that records' locations index (Loc.File):
+	// every file a record was read from, named as findings name it.
+	Files     []string
+	fileIndex map[string]uint32
 }
 
 // Locate gives findings about a whole-file document that carry a pointer

@@ -27,6 +27,7 @@ import (
 // lineResult is one prepared JSONL line.
 type lineResult struct {
 	n    int
+	off  int64 // the offset of the line's start
 	line []byte
 	m    map[string]any
 	dfs  finding.List // the decoder's findings
@@ -55,15 +56,15 @@ func prepareLine(p *lineResult, name string, f model.Format, line []byte) {
 	if p.ok {
 		// a record with findings of the decoder has duplicate keys, whose
 		// merging only encoding/json reproduces
-		prepareRecord(&p.rec, f, Loc{Path: name, Line: p.n}, p.m, line, "", len(p.dfs) > 0)
+		prepareRecord(&p.rec, f, name, p.n, p.m, line, "", len(p.dfs) > 0)
 	}
 }
 
 // prepareRecord checks a record against its schema and decodes its typed
 // value (line is its JSON text; nil: re-encode raw). dups: the line may
 // repeat a key.
-func prepareRecord(p *prepared, f model.Format, loc Loc, raw map[string]any, line []byte, prefix string, dups bool) {
-	p.sfs = formats.Validate(f, raw, loc.Path, loc.Line, prefix)
+func prepareRecord(p *prepared, f model.Format, path string, lineNo int, raw map[string]any, line []byte, prefix string, dups bool) {
+	p.sfs = formats.Validate(f, raw, path, lineNo, prefix)
 	if peerFormat(f) {
 		return
 	}
@@ -239,7 +240,7 @@ func parallelLines(r io.Reader, name string, maxLine int64, f model.Format, work
 			return true
 		}
 		stopped := false
-		lines, fs, err = jsonl.Lines(stopReader{r, stop}, name, maxLine, func(n int, line []byte) {
+		lines, fs, err = jsonl.LinesAt(stopReader{r, stop}, name, maxLine, func(n int, off int64, line []byte) {
 			if stopped {
 				return
 			}
@@ -255,7 +256,7 @@ func parallelLines(r io.Reader, name string, maxLine int64, f model.Format, work
 			}
 			start := len(b.buf)
 			b.buf = append(b.buf, line...)
-			b.res = append(b.res, lineResult{n: n, line: b.buf[start:len(b.buf):len(b.buf)]})
+			b.res = append(b.res, lineResult{n: n, off: off, line: b.buf[start:len(b.buf):len(b.buf)]})
 			if len(b.res) == batchLines {
 				stopped = !send()
 			}

@@ -406,7 +406,7 @@ func (l *loader) file(name string, r io.Reader, size int64, forced model.Format,
 			l.ds.KeyLines = map[string]map[string]int{}
 		}
 		l.ds.KeyLines[name] = at
-		l.addRecord(f, Loc{Path: name, Line: 0}, m, nil, "", fc)
+		l.addRecord(f, l.ds.At(name, 0, 0), m, nil, "", fc)
 	case f == model.FormatTRECQrels:
 		l.ds.Has[f] = true
 		var q QrelsFile
@@ -495,13 +495,14 @@ func isCompanion(f model.Format) bool {
 // line order (see lines.go).
 func (l *loader) jsonLines(name string, r io.Reader, f model.Format, fc fileCtx) (int, error) {
 	records := 0
+	file := l.ds.AddFile(name)
 	commit := func(p *lineResult) {
 		l.add(p.dfs...)
 		if !p.ok {
 			return
 		}
 		records++
-		l.commitRecord(f, Loc{Path: name, Line: p.n}, p.m, "", fc, &p.rec)
+		l.commitRecord(f, Loc{File: file, Line: uint32(p.n), Off: p.off}, p.m, "", fc, &p.rec)
 	}
 	var lines int
 	var fs finding.List
@@ -509,8 +510,8 @@ func (l *loader) jsonLines(name string, r io.Reader, f model.Format, fc fileCtx)
 	if workers := lineWorkers(); workers > 0 {
 		lines, fs, err = parallelLines(r, name, l.opt.Limits.MaxLineBytes, f, workers, commit)
 	} else {
-		lines, fs, err = jsonl.Lines(r, name, l.opt.Limits.MaxLineBytes, func(n int, line []byte) {
-			p := lineResult{n: n}
+		lines, fs, err = jsonl.LinesAt(r, name, l.opt.Limits.MaxLineBytes, func(n int, off int64, line []byte) {
+			p := lineResult{n: n, off: off}
 			prepareLine(&p, name, f, line)
 			commit(&p)
 		})
@@ -537,7 +538,9 @@ func (l *loader) jsonDocument(name string, r io.Reader, f model.Format, fc fileC
 		l.add(RuleTooLarge.At(name, 0, "", "the JSON document is larger than %d bytes; it is not parsed", max))
 		return 0, nil
 	}
+	orig := b
 	b = bytes.TrimPrefix(b, []byte{0xEF, 0xBB, 0xBF})
+	bomLen := int64(len(orig) - len(b)) // b's offset in the file
 	if !utf8.Valid(b) {
 		line, col := lineCol(b, jsonl.BadUTF8(b))
 		l.add(jsonl.RuleInvalidUTF8.At(name, line, "", "the file is not valid UTF-8 (line %d, column %d)", line, col))
@@ -555,9 +558,9 @@ func (l *loader) jsonDocument(name string, r io.Reader, f model.Format, fc fileC
 			first = b[:i]
 		}
 		if fv, fp := jsonl.Decode(bytes.TrimSpace(first)); fv != nil && len(fp) == 0 {
-			return l.jsonLines(name, bytes.NewReader(b), f, fc)
+			return l.jsonLines(name, bytes.NewReader(orig), f, fc) // Lines drops the BOM itself
 		}
-		if n, ok := l.jsonStream(name, b, f, fc); ok {
+		if n, ok := l.jsonStream(name, b, bomLen, f, fc); ok {
 			return n, nil
 		}
 	}
@@ -591,7 +594,7 @@ func (l *loader) jsonDocument(name string, r io.Reader, f model.Format, fc fileC
 	}
 	switch t := v.(type) {
 	case map[string]any:
-		l.addRecord(f, Loc{Path: name}, t, nil, "", fc)
+		l.addRecord(f, l.ds.At(name, 0, 0), t, nil, "", fc)
 	case []any:
 		if f == model.FormatManifest || f == model.FormatMeta || f == model.FormatRunConfig {
 			l.add(jsonl.RuleNotObject.At(name, 0, "", "%s must be a JSON object, not an array", path.Base(name)))
@@ -611,7 +614,7 @@ func (l *loader) jsonDocument(name string, r io.Reader, f model.Format, fc fileC
 			if i < len(offs) {
 				line, _ = lines.lineCol(len(b), offs[i])
 			}
-			l.addRecord(f, Loc{Path: name, Line: line}, m, nil, "/"+strconv.Itoa(i), fc)
+			l.addRecord(f, l.ds.At(name, line, lines.start(line, bomLen)), m, nil, "/"+strconv.Itoa(i), fc)
 		}
 	default:
 		l.add(jsonl.RuleNotObject.At(name, 0, "", "the file holds a JSON %s, not an object or an array of objects", jsonl.TypeName(v)))
@@ -627,7 +630,8 @@ func (l *loader) jsonDocument(name string, r io.Reader, f model.Format, fc fileC
 // checked. ok is false when b is not such a stream (fewer than two objects,
 // or a value that is not an object): the caller then reports b as one
 // broken document.
-func (l *loader) jsonStream(name string, b []byte, f model.Format, fc fileCtx) (lines int, ok bool) {
+// base is b's offset in the file (a byte order mark before it).
+func (l *loader) jsonStream(name string, b []byte, base int64, f model.Format, fc fileCtx) (lines int, ok bool) {
 	type rec struct {
 		v     map[string]any
 		start int
@@ -666,7 +670,7 @@ func (l *loader) jsonStream(name string, b []byte, f model.Format, fc fileCtx) (
 			relocate(p)
 		}
 		line, _ := index.lineCol(len(b), r.start)
-		l.addRecord(f, Loc{Path: name, Line: line}, r.v, nil, "", fc)
+		l.addRecord(f, l.ds.At(name, line, index.start(line, base)), r.v, nil, "", fc)
 	}
 	return 1 + bytes.Count(bytes.TrimRight(b, "\n"), []byte("\n")), true
 }
@@ -686,6 +690,16 @@ func newLineIndex(b []byte) lineIndex {
 		i += j + 1
 		x = append(x, i)
 	}
+}
+
+// start is the file offset of the start of 1-based line n (n ≥ 1) of b,
+// which starts at base in the file (after a byte order mark, which line 1
+// starts with).
+func (x lineIndex) start(n int, base int64) int64 {
+	if n == 1 {
+		return 0
+	}
+	return base + int64(x[n-1])
 }
 
 // lineCol is lineCol(b, off) for the b x was built from.
@@ -719,7 +733,7 @@ func lineCol(b []byte, off int) (line, col int) {
 // of the record inside its file (array element).
 func (l *loader) addRecord(f model.Format, loc Loc, raw map[string]any, line []byte, prefix string, fc fileCtx) {
 	var p prepared
-	prepareRecord(&p, f, loc, raw, line, prefix, true)
+	prepareRecord(&p, f, l.ds.Path(loc), int(loc.Line), raw, line, prefix, true)
 	l.commitRecord(f, loc, raw, prefix, fc, &p)
 }
 
@@ -772,7 +786,7 @@ func (l *loader) commitRecord(f model.Format, loc Loc, raw map[string]any, prefi
 	case model.FormatRAGPrediction:
 		derr = appendRec(&l.ds.Preds, loc, raw, p)
 		if p := &l.ds.Preds[len(l.ds.Preds)-1]; p.Typed && p.V.RunID == "" {
-			p.V.RunID = runName(loc.Path, fc)
+			p.V.RunID = runName(l.ds.Path(loc), fc)
 		}
 	case model.FormatRAGConfig:
 		l.ds.Configs = append(l.ds.Configs, Rec[model.RAGConfig]{Loc: loc, Raw: raw, V: model.RAGConfig(raw), Typed: true})
@@ -786,7 +800,7 @@ func (l *loader) commitRecord(f model.Format, loc Loc, raw map[string]any, prefi
 	l.compact(f)
 	if derr != nil && len(sfs) == 0 {
 		ptr, what := decodeProblem(raw, derr)
-		l.add(RuleDecode.At(loc.Path, loc.Line, prefix+ptr, "%s, so the record is left out of checks and scores (%s)", what, f))
+		l.add(RuleDecode.At(l.ds.Path(loc), int(loc.Line), prefix+ptr, "%s, so the record is left out of checks and scores (%s)", what, f))
 	}
 }
 
@@ -924,7 +938,7 @@ func integralNumbers(raw map[string]any) ([]byte, bool) {
 // (set by l.bundle) or, for a top-level file, on a pseudo-bundle named after
 // the file's folder.
 func (l *loader) companion(f model.Format, loc Loc, raw map[string]any, line []byte) {
-	b := l.companionBundle(loc.Path)
+	b := l.companionBundle(l.ds.Path(loc))
 	switch f {
 	case model.FormatManifest:
 		r := &Rec[model.Manifest]{Loc: loc, Raw: raw}

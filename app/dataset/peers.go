@@ -21,7 +21,8 @@ import (
 // peerRecord keeps the record of a peer tool's format: an Inspect .json log,
 // an lm-eval results file or samples line, a promptfoo output, or a ranx
 // qrels / run (which become TREC qrels / runs).
-func (l *loader) peerRecord(f model.Format, loc Loc, raw map[string]any) {
+func (l *loader) peerRecord(f model.Format, at Loc, raw map[string]any) {
+	loc := l.ds.Where(at)
 	switch f {
 	case model.FormatInspectLog:
 		lg, fs := peer.InspectLog(loc.Path, raw)

@@ -81,16 +81,24 @@ var bom = []byte{0xEF, 0xBB, 0xBF}
 // skipped silently. lines is the number of lines read (the last line's
 // number); err is an error of r itself, after which reading stops.
 func Lines(r io.Reader, path string, maxLine int64, fn func(n int, line []byte)) (lines int, fs finding.List, err error) {
+	return LinesAt(r, path, maxLine, func(n int, _ int64, line []byte) { fn(n, line) })
+}
+
+// LinesAt is Lines that also gives fn the byte offset in r of the line's
+// start (line 1 starts at 0, before a byte order mark).
+func LinesAt(r io.Reader, path string, maxLine int64, fn func(n int, off int64, line []byte)) (lines int, fs finding.List, err error) {
 	if maxLine <= 0 {
 		maxLine = DefaultMaxLine
 	}
 	br := bufio.NewReaderSize(r, 64<<10)
 	var buf []byte
 	n := 0
+	var next int64 // the offset of the next line's start
 	for {
 		buf = buf[:0]
 		tooLong := false
 		var size int64
+		off := next
 		var rerr error
 		for {
 			chunk, e := br.ReadSlice('\n')
@@ -113,6 +121,7 @@ func Lines(r io.Reader, path string, maxLine int64, fn func(n int, line []byte))
 			break
 		}
 		n++
+		next += size
 		if tooLong {
 			fs = append(fs, RuleLineTooLong.At(path, n, "", "line %d is longer than %d bytes (≥ %d); skipped", n, maxLine, size))
 		} else {
@@ -127,7 +136,7 @@ func Lines(r io.Reader, path string, maxLine int64, fn func(n int, line []byte))
 				if !utf8.Valid(line) {
 					fs = append(fs, RuleInvalidUTF8.At(path, n, "", "line %d is not valid UTF-8 (first bad byte at column %d)", n, BadUTF8(line)+1))
 				} else {
-					fn(n, line)
+					fn(n, off, line)
 				}
 			}
 		}
