@@ -44,7 +44,7 @@ func TestRecordOffsets(t *testing.T) {
 		{"array", []Input{memInput("array.json", []byte(array))}, map[string]string{"array.json": array}, []string{"a0", "a1", "a2", "a3", "a4"}, 0},
 		{"stream", []Input{memInput("stream.json", []byte(stream))}, map[string]string{"stream.json": stream}, []string{"s1", "s2"}, 0},
 		{"json-that-is-jsonl", []Input{memInput("lines.json", []byte(asJSONL))}, map[string]string{"lines.json": asJSONL}, []string{"j1", "j2", "j3"}, 0},
-		{"one-record", []Input{memInput("one.json", []byte(bom + "\n" + item("o1")))}, map[string]string{"one.json": bom + "\n" + item("o1")}, []string{"o1"}, 0},
+		{"one-record", []Input{memInput("one.json", []byte(bom+"\n"+item("o1")))}, map[string]string{"one.json": bom + "\n" + item("o1")}, []string{"o1"}, 0},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
