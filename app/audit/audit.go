@@ -81,7 +81,7 @@ func AuditProgress(ds *dataset.Dataset, opt Options, progress func(done, total i
 		Config: opt.config(),
 		Inputs: append([]dataset.InputInfo(nil), ds.Inputs...),
 	}
-	r.Sections = append(r.Sections, gateSection(fs), refusalSection(ref, opt), leakageSection(pairs, opt))
+	r.Sections = append(r.Sections, gateSection(fs), refusalSection(ds, ref, opt), leakageSection(ds, pairs, opt))
 	v2 := typedV2(ds)
 	cov := report.Section{ID: "coverage", Title: "Coverage"}
 	if len(v2) > 0 || len(ds.Clauses) > 0 {
@@ -148,7 +148,7 @@ func gateSection(fs finding.List) report.Section {
 	return s
 }
 
-func refusalSection(ref refusalResult, opt Options) report.Section {
+func refusalSection(ds *dataset.Dataset, ref refusalResult, opt Options) report.Section {
 	s := report.Section{ID: "refusal", Title: "Refusal audit",
 		Text: []string{fmt.Sprintf("Each refuse / unanswerable question is a query against %d corpus passage(s); similarity is the share of the question's character %s-grams that its closest passage holds, each weighted by idf² so that rare terms count most (0 = nothing in common, 1 = every n-gram of the question is in the passage). Questions at or above %.2f are flagged for a human to read the passage. The scale is lexical, not an embedding cosine: seed 002's 0.65 does not carry over.",
 			ref.Passages, gramsLabel(opt.SimilarityGrams), opt.RefusalThreshold)}}
@@ -189,12 +189,12 @@ func refusalSection(ref refusalResult, opt Options) report.Section {
 		if r.Flagged {
 			flag = "REVIEW"
 		}
-		rank.Rows = append(rank.Rows, []report.Cell{count(i + 1), txt(r.Q.ID), txt(locString(r.Q.Loc)), txt(nonEmpty(r.Q.Split)),
+		rank.Rows = append(rank.Rows, []report.Cell{count(i + 1), txt(r.Q.ID), txt(locString(ds, r.Q.Loc)), txt(nonEmpty(r.Q.Split)),
 			txt(clip(r.Q.Text, 80)), sim, txt(pid), txt(ptext), txt(flag)})
 	}
 	s.Tables = append(s.Tables, dist, rank)
 	if len(ref.Queue) > 0 {
-		s.Tables = append(s.Tables, queueTable(ref, opt))
+		s.Tables = append(s.Tables, queueTable(ds, ref, opt))
 		s.Text = append(s.Text, queueSummary(ref))
 	}
 	switch {
@@ -208,7 +208,7 @@ func refusalSection(ref refusalResult, opt Options) report.Section {
 
 // queueTable is the review queue: every refuse question ranked by the
 // fusion of its signals' ranks, with its best passages side by side.
-func queueTable(ref refusalResult, opt Options) report.Table {
+func queueTable(ds *dataset.Dataset, ref refusalResult, opt Options) report.Table {
 	cols := []report.Column{{Key: "rank", Label: "#"}, {Key: "id", Label: "question"}, {Key: "where", Label: "where"},
 		{Key: "split", Label: "split"}, {Key: "text", Label: "question text"},
 		{Key: "fused", Label: "fused", Help: "Σ over the signals of 1/(60 + the question's rank by that signal)"}}
@@ -225,7 +225,7 @@ func queueTable(ref refusalResult, opt Options) report.Table {
 	cols = append(cols, report.Column{Key: "review", Label: "review"})
 	t := report.Table{ID: "refusal-queue", Title: "Review queue: refuse questions ranked by fused signals", Columns: cols}
 	for i, r := range ref.Queue {
-		row := []report.Cell{count(i + 1), txt(r.Q.ID), txt(locString(r.Q.Loc)), txt(nonEmpty(r.Q.Split)), txt(clip(r.Q.Text, 80)), num(r.Fused, 4)}
+		row := []report.Cell{count(i + 1), txt(r.Q.ID), txt(locString(ds, r.Q.Loc)), txt(nonEmpty(r.Q.Split)), txt(clip(r.Q.Text, 80)), num(r.Fused, 4)}
 		for _, v := range r.Signals {
 			row = append(row, num(v, 3))
 		}
@@ -282,7 +282,7 @@ func queueSummary(ref refusalResult) string {
 		flagged, last, n, 100*float64(last)/float64(n))
 }
 
-func leakageSection(pairs []leakPair, opt Options) report.Section {
+func leakageSection(ds *dataset.Dataset, pairs []leakPair, opt Options) report.Section {
 	s := report.Section{ID: "leakage", Title: "Leakage",
 		Text: []string{fmt.Sprintf("Pairs across splits: exact (SHA-256 of the text without whitespace and punctuation) or near (MinHash Jaccard over character shingles: documents ≥ %.2f, chunks ≥ %.2f, questions ≥ %.2f), duplicate families split across splits, and gold answers found in retrievable passages.",
 			opt.DocNear, opt.ChunkNear, opt.QuestionNear)}}
@@ -296,8 +296,8 @@ func leakageSection(pairs []leakPair, opt Options) report.Section {
 			sim.Flag = "exact"
 		}
 		t.Rows = append(t.Rows, []report.Cell{txt(p.Kind), txt(p.Code), sim,
-			txt(p.LeftID + " (" + locString(p.LeftLoc) + ")"), txt(nonEmpty(p.LeftSplit)), txt(clip(p.LeftText, opt.PassageChars)),
-			txt(p.RightID + " (" + locString(p.RightLoc) + ")"), txt(nonEmpty(p.RightSplit)), txt(clip(p.RightText, opt.PassageChars))})
+			txt(p.LeftID + " (" + locString(ds, p.LeftLoc) + ")"), txt(nonEmpty(p.LeftSplit)), txt(clip(p.LeftText, opt.PassageChars)),
+			txt(p.RightID + " (" + locString(ds, p.RightLoc) + ")"), txt(nonEmpty(p.RightSplit)), txt(clip(p.RightText, opt.PassageChars))})
 	}
 	s.Tables = append(s.Tables, t)
 	if len(pairs) == 0 {

@@ -154,7 +154,7 @@ func benchAudit(b *testing.B, set func(*testing.B, int) *dataset.Dataset) {
 			opt := DefaultOptions()
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
-				rep, _ := Audit(ds, opt)
+				rep, _ := Audit(withFiles(ds), opt)
 				if rep == nil {
 					b.Fatal("no report")
 				}
@@ -204,8 +204,8 @@ func BenchmarkAuditDir(b *testing.B) {
 			b.Fatal(err)
 		}
 		opt := DefaultOptions()
-		SplitIsolation(ds, opt)
-		if rep, _ := Audit(ds, opt); rep == nil {
+		SplitIsolation(withFiles(ds), opt)
+		if rep, _ := Audit(withFiles(ds), opt); rep == nil {
 			b.Fatal("no report")
 		}
 	}

@@ -40,7 +40,7 @@ func where(f finding.Finding, ids map[int]string) string {
 
 func TestFixtureFindingsExactlyWherePlanted(t *testing.T) {
 	ds := fixture(t)
-	_, fs := Audit(ds, DefaultOptions())
+	_, fs := Audit(withFiles(ds), DefaultOptions())
 	got, want := foundAndPlanted(fs, ds)
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("findings differ\n got: %q\nwant: %q", got, want)
@@ -75,7 +75,7 @@ func TestFixtureFindingsExactlyWherePlanted(t *testing.T) {
 func TestFixtureRefusalRanking(t *testing.T) {
 	ds := fixture(t)
 	opt := DefaultOptions().withDefaults()
-	ref, _ := refusalAudit(ds, queries(ds), corpusPassages(ds), opt)
+	ref, _ := refusalAudit(withFiles(ds), queries(withFiles(ds)), corpusPassages(withFiles(ds)), opt)
 	if len(ref.Refuse) != 16 {
 		t.Fatalf("refuse questions = %d, want 16 (R01–R16)", len(ref.Refuse))
 	}
@@ -91,7 +91,7 @@ func TestFixtureRefusalRanking(t *testing.T) {
 	if len(ref.Answerable) != 48 {
 		t.Errorf("answerable = %d, want 48", len(ref.Answerable))
 	}
-	r, _ := Audit(ds, DefaultOptions())
+	r, _ := Audit(withFiles(ds), DefaultOptions())
 	var md bytes.Buffer
 	if err := r.WriteMarkdown(&md); err != nil {
 		t.Fatal(err)
@@ -106,8 +106,8 @@ func TestFixtureRefusalRanking(t *testing.T) {
 func TestFixtureLeakagePairs(t *testing.T) {
 	ds := fixture(t)
 	opt := DefaultOptions().withDefaults()
-	qs := queries(ds)
-	pairs, _ := leakage(ds, qs, corpusPassages(ds), opt)
+	qs := queries(withFiles(ds))
+	pairs, _ := leakage(withFiles(ds), qs, corpusPassages(withFiles(ds)), opt)
 	got := map[string]bool{}
 	for _, p := range pairs {
 		got[p.Kind+":"+p.LeftID+"|"+p.LeftSplit+"→"+p.RightID+"|"+p.RightSplit] = true
@@ -127,12 +127,12 @@ func TestFixtureLeakagePairs(t *testing.T) {
 // seeds, sorted tables); docs/audit.md quotes it.
 func TestFixtureGoldenMarkdown(t *testing.T) {
 	ds := fixture(t)
-	r, _ := Audit(ds, DefaultOptions())
+	r, _ := Audit(withFiles(ds), DefaultOptions())
 	var a, b bytes.Buffer
 	if err := r.WriteMarkdown(&a); err != nil {
 		t.Fatal(err)
 	}
-	r2, _ := Audit(fixture(t), DefaultOptions())
+	r2, _ := Audit(withFiles(fixture(t)), DefaultOptions())
 	if err := r2.WriteMarkdown(&b); err != nil {
 		t.Fatal(err)
 	}
@@ -160,7 +160,7 @@ func TestFixtureGoldenMarkdown(t *testing.T) {
 // has 12 index lines but 10 distinct numbers (第五条 and 第八条 appear twice).
 func TestFixtureCoverageTable(t *testing.T) {
 	ds := fixture(t)
-	tab := docCoverageTable(ds, typedV2(ds))
+	tab := docCoverageTable(withFiles(ds), typedV2(withFiles(ds)))
 	want := map[string][4]float64{ // clauses, covered, citations, share %
 		"reg-safety":   {14, 12, 27, 100 * 27.0 / 63},
 		"reg-confined": {10, 9, 20, 100 * 20.0 / 63},

@@ -129,7 +129,7 @@ func keyAbsent(raw any, key string) bool {
 // setPath is where set-level findings point: the first v2 question file.
 func setPath(ds *dataset.Dataset) string {
 	for _, r := range ds.V2 {
-		return r.Path
+		return ds.Path(r.Loc)
 	}
 	return ""
 }
@@ -237,7 +237,7 @@ func isRefusal(answer string, phrases []string) bool {
 
 // question applies the per-question rules.
 func (g *gateRun) question(r dataset.Rec[model.V2Question]) {
-	q, path, line := r.V, r.Path, r.Line
+	q, path, line := r.V, g.ds.Path(r.Loc), int(r.Line)
 	absent := func(k string) bool { return keyAbsent(r.Raw, k) }
 	if strings.TrimSpace(q.Question) == "" && !absent("question") {
 		g.add(ruleRequired.At(path, line, "/question", "question %s has no question text", q.ID))
@@ -339,7 +339,7 @@ func (g *gateRun) question(r dataset.Rec[model.V2Question]) {
 // union of cited bodies; each cross provenance contributes a piece; a
 // duplicated clause number is resolved by the answer to one body.
 func (g *gateRun) verbatim(r dataset.Rec[model.V2Question], answer string, resolved [][]*body) {
-	q, path, line := r.V, r.Path, r.Line
+	q, path, line := r.V, g.ds.Path(r.Loc), int(r.Line)
 	pieces, show := splitAnswer(answer)
 	for k, piece := range pieces {
 		found := false
@@ -361,7 +361,7 @@ func (g *gateRun) verbatim(r dataset.Rec[model.V2Question], answer string, resol
 			for _, piece := range pieces {
 				if strings.Contains(b.key, piece) {
 					fit++
-					lines = append(lines, locString(b.locs[0]))
+					lines = append(lines, locString(g.ds, b.locs[0]))
 					break
 				}
 			}
@@ -387,7 +387,7 @@ func (g *gateRun) coverage(r dataset.Rec[model.V2Question], answer string, resol
 	}
 	c := ngramCoverage(answer, texts, g.opt.CoverageN)
 	if g.opt.MinCoverage > 0 && c < g.opt.MinCoverage {
-		g.add(ruleCoverage.At(r.Path, r.Line, "/answer", "v1 question %s: %d-gram coverage of the answer against %s is %.1f %% (< %.0f %%)", r.V.ID, g.opt.CoverageN, provList(r.V.Provenance), 100*c, 100*g.opt.MinCoverage))
+		g.add(ruleCoverage.At(g.ds.Path(r.Loc), int(r.Line), "/answer", "v1 question %s: %d-gram coverage of the answer against %s is %.1f %% (< %.0f %%)", r.V.ID, g.opt.CoverageN, provList(r.V.Provenance), 100*c, 100*g.opt.MinCoverage))
 	}
 }
 
@@ -407,12 +407,7 @@ func provList(ps []model.V2Provenance) string {
 	return strings.Join(s, "; ")
 }
 
-func locString(l dataset.Loc) string {
-	if l.Line > 0 {
-		return l.Path + ":" + strconv.Itoa(l.Line)
-	}
-	return l.Path
-}
+func locString(ds *dataset.Dataset, l dataset.Loc) string { return ds.Where(l).String() }
 
 // quota compares each category's share with its target.
 func (g *gateRun) quota(qs []dataset.Rec[model.V2Question]) {
@@ -472,7 +467,7 @@ func (g *gateRun) reuse(qs []dataset.Rec[model.V2Question]) {
 			ids[i] = u.V.ID
 		}
 		at := us[g.opt.MaxClauseReuse]
-		g.add(ruleReuse.At(at.Path, at.Line, "/provenance", "%s of %s is cited by %d new %s questions (%s), more than %d", key.k.clause, key.k.doc, len(us), key.cat, strings.Join(ids, ", "), g.opt.MaxClauseReuse))
+		g.add(ruleReuse.At(g.ds.Path(at.Loc), int(at.Line), "/provenance", "%s of %s is cited by %d new %s questions (%s), more than %d", key.k.clause, key.k.doc, len(us), key.cat, strings.Join(ids, ", "), g.opt.MaxClauseReuse))
 	}
 }
 

@@ -16,6 +16,17 @@ import (
 // readJSONL decodes every line of a JSONL file into T with its location. It
 // is the tests' own reader, independent of dataset.Load, so the audit's
 // tests do not depend on the readers' detection.
+// testFiles is the file table of the records the tests build by hand;
+// withFiles gives it to a Dataset that has none.
+var testFiles dataset.Dataset
+
+func withFiles(ds *dataset.Dataset) *dataset.Dataset {
+	if ds != nil && ds.Files == nil {
+		ds.Files = testFiles.Files
+	}
+	return ds
+}
+
 func readJSONL[T any](t *testing.T, path string) []dataset.Rec[T] {
 	t.Helper()
 	f, err := os.Open(path)
@@ -36,7 +47,7 @@ func readJSONL[T any](t *testing.T, path string) []dataset.Rec[T] {
 		if err := json.Unmarshal(sc.Bytes(), &v); err != nil {
 			t.Fatalf("%s:%d: %v", path, line, err)
 		}
-		out = append(out, dataset.Rec[T]{Loc: dataset.Loc{Path: filepath.ToSlash(path), Line: line}, V: v, Typed: true})
+		out = append(out, dataset.Rec[T]{Loc: testFiles.At(filepath.ToSlash(path), line, 0), V: v, Typed: true})
 	}
 	if err := sc.Err(); err != nil {
 		t.Fatal(err)
@@ -60,7 +71,7 @@ func fixture(t *testing.T) *dataset.Dataset {
 func idAt(ds *dataset.Dataset) map[int]string {
 	m := map[int]string{}
 	for _, r := range ds.V2 {
-		m[r.Line] = r.V.ID
+		m[int(r.Line)] = r.V.ID
 	}
 	return m
 }

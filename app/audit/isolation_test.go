@@ -19,7 +19,7 @@ func TestSplitIsolationReused(t *testing.T) {
 		ragDoc(1, "d1", "train", "f1", geo),
 		ragDoc(2, "d1-scan", "test", "f1", geo),
 	}}
-	fs := SplitIsolation(ds, DefaultOptions())
+	fs := SplitIsolation(withFiles(ds), DefaultOptions())
 	var got []string
 	for _, f := range fs {
 		got = append(got, f.Path+":"+itoaT(f.Line)+":"+f.Code)
@@ -31,7 +31,7 @@ func TestSplitIsolationReused(t *testing.T) {
 	if isolationMemo.ds.Value() != ds {
 		t.Fatal("the result is not kept for the dataset")
 	}
-	_, af := Audit(ds, DefaultOptions())
+	_, af := Audit(withFiles(ds), DefaultOptions())
 	if isolationMemo.ds.Value() != nil {
 		t.Error("Audit did not take the kept result")
 	}
@@ -45,7 +45,7 @@ func TestSplitIsolationReused(t *testing.T) {
 		t.Errorf("Audit has %d leak findings, want the same 2", n)
 	}
 	// other leakage options: the kept result does not apply
-	SplitIsolation(ds, DefaultOptions())
+	SplitIsolation(withFiles(ds), DefaultOptions())
 	opt := DefaultOptions()
 	opt.DocNear = 0.5
 	if _, _, ok := isolationMemo.take(ds, leakKeyOf(opt.withDefaults())); ok {
@@ -64,7 +64,7 @@ func TestSplitIsolationMemoDoesNotKeepDataset(t *testing.T) {
 	}}
 	freed := make(chan struct{})
 	runtime.SetFinalizer(ds, func(*dataset.Dataset) { close(freed) })
-	SplitIsolation(ds, DefaultOptions())
+	SplitIsolation(withFiles(ds), DefaultOptions())
 	ds = nil
 	for i := 0; i < 20; i++ {
 		runtime.GC()

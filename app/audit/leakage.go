@@ -147,7 +147,7 @@ func leakage(ds *dataset.Dataset, qs []query, ps []passage, opt Options) ([]leak
 		if p.Exact {
 			how = "an exact copy (same normalised text)"
 		}
-		out = append(out, ruleLeakQuestion.At(b.loc.Path, b.loc.Line, b.pointer, "%s question %s is %s of %s question %s (%s)", b.split, b.id, how, a.split, a.id, locString(a.loc)))
+		out = append(out, ruleLeakQuestion.At(ds.Path(b.loc), int(b.loc.Line), b.pointer, "%s question %s is %s of %s question %s (%s)", b.split, b.id, how, a.split, a.id, locString(ds, a.loc)))
 		pairs = append(pairs, a.pair("question", ruleLeakQuestion.Code, p, b))
 	})
 
@@ -171,7 +171,7 @@ func leakage(ds *dataset.Dataset, qs []query, ps []passage, opt Options) ([]leak
 		}
 		reportedDocs[[2]string{a.id, b.id}] = true
 		reportedDocs[[2]string{b.id, a.id}] = true
-		out = append(out, rule.At(b.loc.Path, b.loc.Line, "/text", "%s document %s is %s of %s document %s (%s)", b.split, b.id, how, a.split, a.id, locString(a.loc)))
+		out = append(out, rule.At(ds.Path(b.loc), int(b.loc.Line), "/text", "%s document %s is %s of %s document %s (%s)", b.split, b.id, how, a.split, a.id, locString(ds, a.loc)))
 		pairs = append(pairs, a.pair("document", rule.Code, p, b))
 	})
 
@@ -193,7 +193,7 @@ func leakage(ds *dataset.Dataset, qs []query, ps []passage, opt Options) ([]leak
 		if p.Exact {
 			rule, how = ruleLeakChunkExact, "an exact duplicate (same normalised text)"
 		}
-		out = append(out, rule.At(b.loc.Path, b.loc.Line, "/text", "chunk %s (%s, %s) is %s of chunk %s (%s, %s)", b.id, b.doc, b.split, how, a.id, a.doc, a.split))
+		out = append(out, rule.At(ds.Path(b.loc), int(b.loc.Line), "/text", "chunk %s (%s, %s) is %s of chunk %s (%s, %s)", b.id, b.doc, b.split, how, a.id, a.doc, a.split))
 		pairs = append(pairs, a.pair("chunk", rule.Code, p, b))
 	})
 
@@ -246,7 +246,7 @@ func leakage(ds *dataset.Dataset, qs []query, ps []passage, opt Options) ([]leak
 				a, b = b, a
 			}
 			fam := key[strings.Index(key, ":")+1:]
-			out = append(out, ruleLeakFamily.At(m.loc.Path, m.loc.Line, m.pointer, "duplicate family %s: %s %s is in %s but %s %s is in %s", fam, m.kind, m.id, m.split, first.kind, first.id, first.split))
+			out = append(out, ruleLeakFamily.At(ds.Path(m.loc), int(m.loc.Line), m.pointer, "duplicate family %s: %s %s is in %s but %s %s is in %s", fam, m.kind, m.id, m.split, first.kind, first.id, first.split))
 			pairs = append(pairs, leakPair{Kind: "family " + fam, Code: ruleLeakFamily.Code, Sim: 1,
 				LeftID: a.id, LeftLoc: a.loc, LeftSplit: a.split, LeftText: a.text, RightID: b.id, RightLoc: b.loc, RightSplit: b.split, RightText: b.text})
 		}
@@ -280,9 +280,9 @@ func leakage(ds *dataset.Dataset, qs []query, ps []passage, opt Options) ([]leak
 			p := ps[i]
 			switch {
 			case longQ && strings.Contains(pkeys[i], qk):
-				out = append(out, ruleLeakGold.At(q.Loc.Path, q.Loc.Line, q.Pointer, "question %s and its answer both appear in passage %s (%s)", q.ID, p.ID, locString(p.Loc)))
+				out = append(out, ruleLeakGold.At(ds.Path(q.Loc), int(q.Loc.Line), q.Pointer, "question %s and its answer both appear in passage %s (%s)", q.ID, p.ID, locString(ds, p.Loc)))
 			case q.Format == model.FormatRAGQuestion && !slices.Contains(q.GoldDocs, p.Doc):
-				out = append(out, ruleLeakAnswer.At(q.Loc.Path, q.Loc.Line, "/reference_answer", "reference answer of %s appears verbatim in passage %s (%s) outside its gold documents", q.ID, p.ID, locString(p.Loc)))
+				out = append(out, ruleLeakAnswer.At(ds.Path(q.Loc), int(q.Loc.Line), "/reference_answer", "reference answer of %s appears verbatim in passage %s (%s) outside its gold documents", q.ID, p.ID, locString(ds, p.Loc)))
 			default:
 				continue // v2 answers are clause text by design; a RAG answer in its own gold document is evidence
 			}

@@ -16,16 +16,16 @@ func ragQ(line int, qid, split, query string, answerable bool, answer *string, g
 	if goldDoc != "" {
 		q.GoldEvidenceGroups = []model.EvidenceAnchor{{DocID: goldDoc}}
 	}
-	return dataset.Rec[model.RAGQuestion]{Loc: dataset.Loc{Path: "questions.jsonl", Line: line}, Typed: true, V: q}
+	return dataset.Rec[model.RAGQuestion]{Loc: testFiles.At("questions.jsonl", line, 0), Typed: true, V: q}
 }
 
 func ragDoc(line int, id, split, family, text string) dataset.Rec[model.RAGDocument] {
-	return dataset.Rec[model.RAGDocument]{Loc: dataset.Loc{Path: "documents.jsonl", Line: line}, Typed: true,
+	return dataset.Rec[model.RAGDocument]{Loc: testFiles.At("documents.jsonl", line, 0), Typed: true,
 		V: model.RAGDocument{DocID: id, Title: id, Split: split, DuplicateFamilyID: family, Text: str(text)}}
 }
 
 func ragChunk(line int, id, doc, text string) dataset.Rec[model.RAGChunk] {
-	return dataset.Rec[model.RAGChunk]{Loc: dataset.Loc{Path: "chunks.jsonl", Line: line}, Typed: true,
+	return dataset.Rec[model.RAGChunk]{Loc: testFiles.At("chunks.jsonl", line, 0), Typed: true,
 		V: model.RAGChunk{ChunkID: id, DocID: doc, Text: text}}
 }
 
@@ -62,8 +62,8 @@ func TestLeakageRAG(t *testing.T) {
 		},
 	}
 	opt := DefaultOptions().withDefaults()
-	qs := queries(ds)
-	pairs, fs := leakage(ds, qs, corpusPassages(ds), opt)
+	qs := queries(withFiles(ds))
+	pairs, fs := leakage(withFiles(ds), qs, corpusPassages(withFiles(ds)), opt)
 	var got []string
 	for _, f := range fs {
 		got = append(got, f.Path+":"+itoaT(f.Line)+":"+f.Code)
@@ -113,20 +113,20 @@ func TestLeakageNearDocThreshold(t *testing.T) {
 		"样品分析由示例实验室完成，采用电感耦合等离子体质谱法测定铜、钼、金含量，内检合格率为百分之九十六。"
 	b := strings.Replace(long, "北部", "北侧", 1)
 	ds := &dataset.Dataset{Documents: []dataset.Rec[model.RAGDocument]{ragDoc(1, "a", "dev", "", long), ragDoc(2, "b", "test", "", b)}}
-	_, fs := leakage(ds, nil, nil, DefaultOptions().withDefaults())
+	_, fs := leakage(withFiles(ds), nil, nil, DefaultOptions().withDefaults())
 	if len(fs) != 1 || fs[0].Code != "audit.leak-doc-near" || fs[0].Line != 2 {
 		t.Errorf("got %v", fs)
 	}
 	// The same pair in one split is not leakage.
 	ds.Documents[1].V.Split = "dev"
-	if _, fs := leakage(ds, nil, nil, DefaultOptions().withDefaults()); len(fs) != 0 {
+	if _, fs := leakage(withFiles(ds), nil, nil, DefaultOptions().withDefaults()); len(fs) != 0 {
 		t.Errorf("same split: %v", fs)
 	}
 	// A threshold of 0.99 lets the pair through.
 	ds.Documents[1].V.Split = "test"
 	opt := DefaultOptions()
 	opt.DocNear = 0.99
-	if _, fs := leakage(ds, nil, nil, opt.withDefaults()); len(fs) != 0 {
+	if _, fs := leakage(withFiles(ds), nil, nil, opt.withDefaults()); len(fs) != 0 {
 		t.Errorf("DocNear 0.99: %v", fs)
 	}
 }
@@ -134,7 +134,7 @@ func TestLeakageNearDocThreshold(t *testing.T) {
 func TestRefusalAcrossFormats(t *testing.T) {
 	// b-2 unanswerable and seed-003 answerable=false questions are audited too.
 	ds := &dataset.Dataset{
-		B2: []dataset.Rec[model.B2]{{Loc: dataset.Loc{Path: "b2.jsonl", Line: 1}, Typed: true,
+		B2: []dataset.Rec[model.B2]{{Loc: testFiles.At("b2.jsonl", 1, 0), Typed: true,
 			V: model.B2{QueryID: "b1", Question: "演示矿区的铜矿化主要赋存于哪个蚀变带？", Unanswerable: true, Split: "test"}}},
 		RAG: []dataset.Rec[model.RAGQuestion]{
 			ragQ(1, "q1", "test", "示例地区金矿的品位是多少？", false, nil, "", ""),
@@ -146,7 +146,7 @@ func TestRefusalAcrossFormats(t *testing.T) {
 	// a threshold of 0.15 flags b1 only.
 	opt := DefaultOptions()
 	opt.RefusalThreshold = 0.15
-	r, fs := Audit(ds, opt)
+	r, fs := Audit(withFiles(ds), opt)
 	var codes []string
 	for _, f := range fs {
 		codes = append(codes, f.Path+":"+itoaT(f.Line)+":"+f.Code)
@@ -170,7 +170,7 @@ func TestRefusalAcrossFormats(t *testing.T) {
 	// No corpus: one info finding instead, and the section's note says the
 	// 2 refuse questions exist but were not compared (not "no refuse questions").
 	ds.Chunks = nil
-	r, fs = Audit(ds, opt)
+	r, fs = Audit(withFiles(ds), opt)
 	if len(fs) != 1 || fs[0].Code != "audit.refusal-no-corpus" {
 		t.Errorf("no corpus: %v", fs)
 	}
@@ -189,7 +189,7 @@ func TestQuestionTypeTable(t *testing.T) {
 		mk("table_numeric", true), mk("Table-Numeric", true), mk("factoid", true), mk("multi_hop", true),
 		mk("table_numeric", false), mk("weird", true), mk("", true), mk("comparison", true),
 	}}
-	tab, ok := questionTypeTable(ds)
+	tab, ok := questionTypeTable(withFiles(ds))
 	if !ok {
 		t.Fatal("no table")
 	}
@@ -226,7 +226,7 @@ func TestLeakageV2GoldInCorpus(t *testing.T) {
 		},
 	}
 	ds.V2[1].V.Question = "全面的事故隐患排查应当多久开展一次？" // ≥ 8 characters, as MinLeakChars requires
-	_, fs := leakage(ds, queries(ds), corpusPassages(ds), DefaultOptions().withDefaults())
+	_, fs := leakage(withFiles(ds), queries(withFiles(ds)), corpusPassages(withFiles(ds)), DefaultOptions().withDefaults())
 	if len(fs) != 1 || fs[0].Code != "audit.leak-gold-in-corpus" || fs[0].Line != 2 {
 		t.Errorf("got %v", fs)
 	}

@@ -36,7 +36,7 @@ func TestFixtureThroughLoad(t *testing.T) {
 	if len(ds.V2) != 64 || len(ds.Clauses) != 39 || len(ds.Documents) != 5 {
 		t.Fatalf("loaded %d questions, %d clauses, %d documents; want 64, 39, 5", len(ds.V2), len(ds.Clauses), len(ds.Documents))
 	}
-	rep, fs := Audit(ds, DefaultOptions())
+	rep, fs := Audit(withFiles(ds), DefaultOptions())
 	got, want := foundAndPlanted(fs, ds)
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("findings through Load differ\n got: %q\nwant: %q", got, want)

@@ -83,7 +83,7 @@ func TestParaphraseRecall(t *testing.T) {
 	if len(labels) != 35 || planted != 7 {
 		t.Fatalf("fixture: %d refuse questions, %d planted; README says 35 and 7", len(labels), planted)
 	}
-	res, _ := refusalAudit(ds, queries(ds), corpusPassages(ds), DefaultOptions().withDefaults())
+	res, _ := refusalAudit(withFiles(ds), queries(withFiles(ds)), corpusPassages(withFiles(ds)), DefaultOptions().withDefaults())
 	if len(res.Queue) != 35 || len(res.Refuse) != 35 {
 		t.Fatalf("queue %d rows, ranking %d; want 35", len(res.Queue), len(res.Refuse))
 	}
@@ -131,7 +131,7 @@ func TestParaphraseRecallHeldOut(t *testing.T) {
 	if len(labels) != 30 || planted != 6 {
 		t.Fatalf("fixture: %d refuse questions, %d planted; README says 30 and 6", len(labels), planted)
 	}
-	res, _ := refusalAudit(ds, queries(ds), corpusPassages(ds), DefaultOptions().withDefaults())
+	res, _ := refusalAudit(withFiles(ds), queries(withFiles(ds)), corpusPassages(withFiles(ds)), DefaultOptions().withDefaults())
 	for _, c := range []struct {
 		budget float64
 		floor  float64

@@ -204,7 +204,7 @@ func refusalAudit(ds *dataset.Dataset, qs []query, ps []passage, opt Options) (r
 	}
 	if len(ps) == 0 {
 		if nRefuse > 0 {
-			out = append(out, ruleRefusalNoCorpus.At(qs[0].Loc.Path, 0, "", "%d refuse / unanswerable question(s) could not be audited: no corpus text loaded", nRefuse))
+			out = append(out, ruleRefusalNoCorpus.At(ds.Path(qs[0].Loc), 0, "", "%d refuse / unanswerable question(s) could not be audited: no corpus text loaded", nRefuse))
 		}
 		return res, out
 	}
@@ -235,8 +235,8 @@ func refusalAudit(ds *dataset.Dataset, qs []query, ps []passage, opt Options) (r
 			row.Verdict = &v
 			row.Flagged = row.Flagged && v.V.Verdict == model.VerdictUnsure
 			if v.V.Verdict == model.VerdictAnswerable {
-				out = append(out, ruleRefusalAnswerable.At(q.Loc.Path, q.Loc.Line, q.Pointer,
-					"refuse question %s was judged answerable by %s (%s)%s", q.ID, v.V.Reviewer, locString(v.Loc), passageNote(v.V)))
+				out = append(out, ruleRefusalAnswerable.At(ds.Path(q.Loc), int(q.Loc.Line), q.Pointer,
+					"refuse question %s was judged answerable by %s (%s)%s", q.ID, v.V.Reviewer, locString(ds, v.Loc), passageNote(v.V)))
 			}
 		}
 		res.Refuse = append(res.Refuse, row)
@@ -246,8 +246,8 @@ func refusalAudit(ds *dataset.Dataset, qs []query, ps []passage, opt Options) (r
 		if a.Sim != b.Sim {
 			return a.Sim > b.Sim
 		}
-		if a.Q.Loc.Path != b.Q.Loc.Path {
-			return a.Q.Loc.Path < b.Q.Loc.Path
+		if ds.Path(a.Q.Loc) != ds.Path(b.Q.Loc) {
+			return ds.Path(a.Q.Loc) < ds.Path(b.Q.Loc)
 		}
 		return a.Q.Loc.Line < b.Q.Loc.Line
 	})
@@ -258,9 +258,9 @@ func refusalAudit(ds *dataset.Dataset, qs []query, ps []passage, opt Options) (r
 			if r.Verdict != nil {
 				unsure = fmt.Sprintf(" (reviewed unsure by %s: needs a second reader)", r.Verdict.V.Reviewer)
 			}
-			out = append(out, ruleRefusalSimilar.At(r.Q.Loc.Path, r.Q.Loc.Line, r.Q.Pointer,
+			out = append(out, ruleRefusalSimilar.At(ds.Path(r.Q.Loc), int(r.Q.Loc.Line), r.Q.Pointer,
 				"refuse question %s: most similar passage %s (%s) covers %.3f of it ≥ %.2f: 「%s」%s",
-				r.Q.ID, r.Passage.ID, locString(r.Passage.Loc), r.Sim, opt.RefusalThreshold, clip(r.Passage.Text, 80), unsure))
+				r.Q.ID, r.Passage.ID, locString(ds, r.Passage.Loc), r.Sim, opt.RefusalThreshold, clip(r.Passage.Text, 80), unsure))
 		}
 	}
 	return res, out

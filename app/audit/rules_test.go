@@ -19,12 +19,12 @@ func v2q(line int, id, cat, split, origin string, answer *string, joint bool, pr
 		d, c, _ := strings.Cut(p, " ")
 		ps = append(ps, model.V2Provenance{Doc: d, Clause: c})
 	}
-	return dataset.Rec[model.V2Question]{Loc: dataset.Loc{Path: "q.jsonl", Line: line}, Typed: true,
+	return dataset.Rec[model.V2Question]{Loc: testFiles.At("q.jsonl", line, 0), Typed: true,
 		V: model.V2Question{ID: id, Category: cat, Question: "问题" + id + "是什么？", Answer: answer, Provenance: ps, Joint: joint, Split: split, Origin: origin}}
 }
 
 func clause(line int, doc, no, text string) dataset.Rec[model.Clause] {
-	return dataset.Rec[model.Clause]{Loc: dataset.Loc{Path: "c.jsonl", Line: line}, Typed: true, V: model.Clause{Doc: doc, Clause: no, Text: text}}
+	return dataset.Rec[model.Clause]{Loc: testFiles.At("c.jsonl", line, 0), Typed: true, V: model.Clause{Doc: doc, Clause: no, Text: text}}
 }
 
 // codesAt lists findings as "line:code" (line 0 for set-level), sorted.
@@ -131,10 +131,10 @@ func TestGateRules(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			ds := &dataset.Dataset{V2: c.qs, Clauses: idx}
-			got := codesAt(Rules(ds, Options{}), setLevel...)
+			got := codesAt(Rules(withFiles(ds), Options{}), setLevel...)
 			if strings.Join(got, ",") != strings.Join(c.want, ",") {
 				t.Errorf("got %v\nwant %v", got, c.want)
-				for _, f := range Rules(ds, Options{}) {
+				for _, f := range Rules(withFiles(ds), Options{}) {
 					t.Log(f.String())
 				}
 			}
@@ -148,13 +148,13 @@ func TestClauseIndexMissingOnce(t *testing.T) {
 		v2q(2, "D2", "direct", "test", "v2", str("甲应当做B"), false, "law 第二条"),
 		v2q(3, "D3", "direct", "test", "v2", str("甲应当做C"), false, "law 第三条"),
 	}}
-	got := codesAt(Rules(ds, Options{}), setLevel...)
+	got := codesAt(Rules(withFiles(ds), Options{}), setLevel...)
 	if want := []string{"q.jsonl:0:v2.clause-index-missing"}; strings.Join(got, ",") != strings.Join(want, ",") {
 		t.Errorf("got %v, want %v", got, want)
 	}
 	// An empty but present clause index is not "missing": the provenance check runs.
 	ds.Has = map[model.Format]bool{model.FormatClause: true}
-	got = codesAt(Rules(ds, Options{}), setLevel...)
+	got = codesAt(Rules(withFiles(ds), Options{}), setLevel...)
 	if len(got) != 3 || !strings.HasSuffix(got[0], "v2.provenance-missing") {
 		t.Errorf("with empty index: %v", got)
 	}
@@ -178,7 +178,7 @@ func TestQuota(t *testing.T) {
 	add("refuse", 2)
 	ds := &dataset.Dataset{V2: qs}
 	var quota []string
-	for _, f := range Rules(ds, Options{}) {
+	for _, f := range Rules(withFiles(ds), Options{}) {
 		if f.Code == "v2.quota" {
 			quota = append(quota, f.Message)
 		}
@@ -188,7 +188,7 @@ func TestQuota(t *testing.T) {
 	}
 	// A tolerance of 7 pp leaves only refuse (18.75 pp off).
 	quota = nil
-	for _, f := range Rules(ds, Options{QuotaTolerance: 0.07}) {
+	for _, f := range Rules(withFiles(ds), Options{QuotaTolerance: 0.07}) {
 		if f.Code == "v2.quota" {
 			quota = append(quota, f.Message)
 		}
@@ -210,7 +210,7 @@ func TestConcentration(t *testing.T) {
 	}
 	ds := &dataset.Dataset{V2: qs}
 	var msgs []string
-	for _, f := range Rules(ds, Options{}) {
+	for _, f := range Rules(withFiles(ds), Options{}) {
 		if f.Code == "v2.doc-concentration" {
 			msgs = append(msgs, f.Message)
 		}
@@ -224,7 +224,7 @@ func TestConcentration(t *testing.T) {
 	}
 	// Bound 0.6 → silent; fewer than ConcentrationMin citations → silent.
 	for _, opt := range []Options{{ConcentrationBound: 0.6}, {ConcentrationMin: 13}} {
-		for _, f := range Rules(ds, opt) {
+		for _, f := range Rules(withFiles(ds), opt) {
 			if f.Code == "v2.doc-concentration" {
 				t.Errorf("%+v: unexpected %s", opt, f.Message)
 			}
@@ -240,13 +240,13 @@ func TestDraft(t *testing.T) {
 		v2q(3, "D2", "direct", "test", "v2", str("甲应当做A"), false, "law 第一条"),
 	}
 	ds := &dataset.Dataset{V2: qs, Clauses: idx}
-	got := codesAt(Draft(ds, "direct", Options{DraftTarget: 25}))
+	got := codesAt(Draft(withFiles(ds), "direct", Options{DraftTarget: 25}))
 	// D1 not verbatim; C1 skipped (one info); draft of 2 direct questions, target 25 → quota.
 	want := []string{"q.jsonl:0:v2.draft-skipped", "q.jsonl:0:v2.quota", "q.jsonl:1:v2.answer-not-verbatim"}
 	if strings.Join(got, ",") != strings.Join(want, ",") {
 		t.Errorf("got %v, want %v", got, want)
 	}
-	if got := codesAt(Draft(ds, "bogus", Options{})); strings.Join(got, ",") != "q.jsonl:0:v2.category" {
+	if got := codesAt(Draft(withFiles(ds), "bogus", Options{})); strings.Join(got, ",") != "q.jsonl:0:v2.category" {
 		t.Errorf("unknown category: %v", got)
 	}
 }
@@ -266,7 +266,7 @@ func TestRulesRegistered(t *testing.T) {
 		}
 	}
 	ds := fixture(t)
-	_, fs := Audit(ds, DefaultOptions())
+	_, fs := Audit(withFiles(ds), DefaultOptions())
 	for _, f := range fs {
 		if _, ok := finding.Lookup(f.Code); !ok {
 			t.Errorf("unregistered code %s", f.Code)
@@ -287,7 +287,7 @@ func TestSchemaCoveredNotRepeated(t *testing.T) {
 	q3 := v2q(3, "D3", "trivia", "test", "v2", str("甲应当做A"), false)
 	ds := &dataset.Dataset{V2: []dataset.Rec[model.V2Question]{q1, q2, q3},
 		Findings: finding.List{{Code: "schema.enum", Path: "q.jsonl", Line: 1, Pointer: "/category"}}}
-	got := codesAt(Rules(ds, Options{}), "v2.quota", "v2.split-counts", "v2.clause-index-missing")
+	got := codesAt(Rules(withFiles(ds), Options{}), "v2.quota", "v2.split-counts", "v2.clause-index-missing")
 	// line 1: category covered by schema.enum; line 2: provenance key absent
 	// (schema.required); line 3: built without raw JSON or schema findings.
 	if want := "q.jsonl:3:v2.category"; strings.Join(got, ",") != want {

@@ -58,7 +58,7 @@ func latestVerdicts(ds *dataset.Dataset, qs []query) (map[string]dataset.Rec[mod
 			continue // the schema reported the value (schema.enum); no decision
 		}
 		if !refuse[r.V.QID] {
-			out = append(out, ruleVerdictQID.At(r.Loc.Path, r.Loc.Line, "/qid", "verdict %q by %s names %q, which is not a refuse / unanswerable question of these inputs", r.V.Verdict, r.V.Reviewer, r.V.QID))
+			out = append(out, ruleVerdictQID.At(ds.Path(r.Loc), int(r.Loc.Line), "/qid", "verdict %q by %s names %q, which is not a refuse / unanswerable question of these inputs", r.V.Verdict, r.V.Reviewer, r.V.QID))
 			continue
 		}
 		t, _ := time.Parse(time.RFC3339, r.V.At)

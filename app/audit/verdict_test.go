@@ -13,7 +13,7 @@ func withVerdicts(t *testing.T, vs ...model.Verdict) *dataset.Dataset {
 	t.Helper()
 	ds := fixture(t)
 	for i, v := range vs {
-		ds.Verdicts = append(ds.Verdicts, dataset.Rec[model.Verdict]{Loc: dataset.Loc{Path: "verdicts.jsonl", Line: i + 1}, V: v, Typed: true})
+		ds.Verdicts = append(ds.Verdicts, dataset.Rec[model.Verdict]{Loc: testFiles.At("verdicts.jsonl", i+1, 0), V: v, Typed: true})
 	}
 	return ds
 }
@@ -31,7 +31,7 @@ func codes(fs finding.List, code string) []finding.Finding {
 // queueReview returns the review cell of qid's queue row.
 func queueReview(t *testing.T, ds *dataset.Dataset) map[string]string {
 	t.Helper()
-	rep, _ := Audit(ds, DefaultOptions())
+	rep, _ := Audit(withFiles(ds), DefaultOptions())
 	out := map[string]string{}
 	for _, s := range rep.Sections {
 		for _, tb := range s.Tables {
@@ -53,7 +53,7 @@ func TestVerdictsReadBack(t *testing.T) {
 	at := "2026-12-01T10:00:00Z"
 	t.Run("none", func(t *testing.T) {
 		ds := withVerdicts(t)
-		_, fs := Audit(ds, DefaultOptions())
+		_, fs := Audit(withFiles(ds), DefaultOptions())
 		if n := len(codes(fs, "audit.refusal-similar")); n != 1 {
 			t.Fatalf("%d refusal-similar findings without verdicts, want 1 (R04)", n)
 		}
@@ -63,7 +63,7 @@ func TestVerdictsReadBack(t *testing.T) {
 	})
 	t.Run("refuse-ok", func(t *testing.T) {
 		ds := withVerdicts(t, model.Verdict{QID: "R04", Verdict: "refuse-ok", Reviewer: "li", At: at})
-		_, fs := Audit(ds, DefaultOptions())
+		_, fs := Audit(withFiles(ds), DefaultOptions())
 		if n := len(codes(fs, "audit.refusal-similar")) + len(codes(fs, "audit.refusal-answerable")); n != 0 {
 			t.Errorf("a refuse-ok question is flagged again: %v", fs)
 		}
@@ -75,7 +75,7 @@ func TestVerdictsReadBack(t *testing.T) {
 		ds := withVerdicts(t,
 			model.Verdict{QID: "R04", Verdict: "answerable", Reviewer: "li", At: at, Passage: "pat-inj-02", Note: "实施例一 gives every parameter"},
 			model.Verdict{QID: "R04", Verdict: "unsure", Reviewer: "wang", At: "2026-12-01T09:00:00Z"})
-		_, fs := Audit(ds, DefaultOptions())
+		_, fs := Audit(withFiles(ds), DefaultOptions())
 		a := codes(fs, "audit.refusal-answerable")
 		if len(a) != 1 || len(codes(fs, "audit.refusal-similar")) != 0 {
 			t.Fatalf("answerable verdict: %v", fs)
@@ -86,7 +86,7 @@ func TestVerdictsReadBack(t *testing.T) {
 	})
 	t.Run("unsure stays flagged", func(t *testing.T) {
 		ds := withVerdicts(t, model.Verdict{QID: "R04", Verdict: "unsure", Reviewer: "wang", At: at})
-		_, fs := Audit(ds, DefaultOptions())
+		_, fs := Audit(withFiles(ds), DefaultOptions())
 		s := codes(fs, "audit.refusal-similar")
 		if len(s) != 1 || !strings.Contains(s[0].Message, "reviewed unsure by wang") {
 			t.Errorf("unsure verdict: %v", s)
@@ -98,7 +98,7 @@ func TestVerdictsReadBack(t *testing.T) {
 	t.Run("an unknown verdict decides nothing", func(t *testing.T) {
 		// the reader reports "maybe" as schema.enum; the audit ignores it
 		ds := withVerdicts(t, model.Verdict{QID: "R04", Verdict: "maybe", Reviewer: "li", At: at})
-		_, fs := Audit(ds, DefaultOptions())
+		_, fs := Audit(withFiles(ds), DefaultOptions())
 		if len(codes(fs, "audit.refusal-similar")) != 1 || len(codes(fs, "audit.verdict-qid")) != 0 {
 			t.Errorf("a verdict outside the enum changed the audit: %v", fs)
 		}
@@ -106,7 +106,7 @@ func TestVerdictsReadBack(t *testing.T) {
 	t.Run("unknown qid", func(t *testing.T) {
 		// D01 is an answerable question, X99 does not exist
 		ds := withVerdicts(t, model.Verdict{QID: "D01", Verdict: "refuse-ok", Reviewer: "li", At: at}, model.Verdict{QID: "X99", Verdict: "unsure", Reviewer: "li", At: at})
-		_, fs := Audit(ds, DefaultOptions())
+		_, fs := Audit(withFiles(ds), DefaultOptions())
 		q := codes(fs, "audit.verdict-qid")
 		if len(q) != 2 || q[0].Path != "verdicts.jsonl" || q[0].Line != 1 || q[1].Line != 2 || q[0].Pointer != "/qid" {
 			t.Errorf("verdict-qid findings: %v", q)

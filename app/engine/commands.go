@@ -302,13 +302,13 @@ func Audit(ctx context.Context, inputs []dataset.Input, o AuditOptions) (_ *Audi
 // chunk). A cross-split leak is reported on both records' lines, so a leak
 // touching NAME stays. It is an error when no record has the split.
 func onlySplitFindings(ds *dataset.Dataset, fs finding.List, name string) (finding.List, int, error) {
-	at := map[dataset.Loc]string{}
+	at := map[dataset.Where]string{}
 	var splits []string
 	add := func(l dataset.Loc, split string) {
 		if split == "" {
 			return
 		}
-		at[l] = split
+		at[ds.Where(l)] = split
 		if !slices.Contains(splits, split) {
 			splits = append(splits, split)
 		}
@@ -338,7 +338,7 @@ func onlySplitFindings(ds *dataset.Dataset, fs finding.List, name string) (findi
 	}
 	out := finding.List{}
 	for _, f := range fs {
-		if s, ok := at[dataset.Loc{Path: f.Path, Line: f.Line}]; ok && s != name {
+		if s, ok := at[dataset.Where{Path: f.Path, Line: f.Line}]; ok && s != name {
 			continue
 		}
 		out = append(out, f)

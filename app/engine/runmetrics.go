@@ -72,7 +72,7 @@ func checkRunMetrics(ds *dataset.Dataset, opt Options) finding.List {
 	}
 	var out finding.List
 	for _, f := range files {
-		dir := itemscore.DirOf(f.Path)
+		dir := itemscore.DirOf(ds.Path(f.Loc))
 		run := ""
 		for _, rs := range set.Runs {
 			if slices.Contains(rs.Dirs, dir) && (run == "" || strings.HasSuffix(run, ".retrieve")) {
@@ -82,7 +82,7 @@ func checkRunMetrics(ds *dataset.Dataset, opt Options) finding.List {
 		claims, prefix := claimsOf(f.V)
 		if run == "" {
 			if len(claims) > 0 {
-				out = append(out, ruleMetricsUnchecked.At(f.Path, f.Line, "", "no loaded run came from %s: its %d figure(s) are not recomputed", dir, len(claims)))
+				out = append(out, ruleMetricsUnchecked.At(ds.Path(f.Loc), int(f.Line), "", "no loaded run came from %s: its %d figure(s) are not recomputed", dir, len(claims)))
 			}
 			continue
 		}
@@ -110,7 +110,7 @@ func checkRunMetrics(ds *dataset.Dataset, opt Options) finding.List {
 				if c.N != nil && c.Denom != nil {
 					n = fmt.Sprintf(", n=%d/%d", *c.N, *c.Denom)
 				}
-				out = append(out, ruleMetricsMismatch.At(f.Path, f.Line, prefix+jsonl.Pointer(name),
+				out = append(out, ruleMetricsMismatch.At(ds.Path(f.Loc), int(f.Line), prefix+jsonl.Pointer(name),
 					"run %s claims %s = %s; recomputed %s = %s (all units of its scope%s)", run, name, claim, c.Metric, c.FormatValue(), n))
 			}
 		}
@@ -122,7 +122,7 @@ func checkRunMetrics(ds *dataset.Dataset, opt Options) finding.List {
 			if len(na) > 0 {
 				parts = append(parts, "no figure for the run's units: "+strings.Join(na, ", "))
 			}
-			out = append(out, ruleMetricsUnchecked.At(f.Path, f.Line, "", "%d figure(s) of run %s not recomputed — %s", len(unknown)+len(na), run, strings.Join(parts, "; ")))
+			out = append(out, ruleMetricsUnchecked.At(ds.Path(f.Loc), int(f.Line), "", "%d figure(s) of run %s not recomputed — %s", len(unknown)+len(na), run, strings.Join(parts, "; ")))
 		}
 	}
 	return out

@@ -167,7 +167,7 @@ func reviewedErrors(ds *dataset.Dataset, runs []*runOut, byID map[string]int) ma
 		}
 		name := e.RunID
 		if name == "" {
-			d := dirOf(rec.Path)
+			d := dirOf(ds.Path(rec.Loc))
 			for _, r := range runs {
 				if slices.Contains(r.dirs, d) && !strings.HasSuffix(r.name, ".retrieve") {
 					name = r.name

@@ -54,7 +54,7 @@ func TestErrorAttribution(t *testing.T) {
 		[2]string{"exp/runs/r/errors.jsonl", `{"qid": "q1", "code": "GEN_OMISSION"}` + "\n" + `{"qid": "q2", "code": "NOT_A_CODE"}` + "\n"},
 		[2]string{"exp/runs/r2/predictions.jsonl", `{"qid": "q5", "retrieved_chunk_ids": ["c5", "c6"], "answer": "x"}` + "\n"},
 	)
-	set, err := Score(ds, DefaultOptions())
+	set, err := Score(withFiles(ds), DefaultOptions())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -112,7 +112,7 @@ func TestErrorRecordsShape(t *testing.T) {
 		[2]string{"exp/runs/r/predictions.jsonl", `{"qid": "q1", "retrieved_chunk_ids": ["c7", "c8"], "vector_scores": [0.1, 0.9], "reranked_chunk_ids": ["c8"], "answer": "x", "citations": [{"label": "S1", "chunk_id": "c8"}]}` + "\n"},
 		[2]string{"exp/runs/r/errors.jsonl", `{"qid": "q1", "code": "GEN_OMISSION", "root_cause": "left out", "severity": "high", "suggested_fix": "quote it"}` + "\n"},
 	)
-	set, err := Score(ds, DefaultOptions())
+	set, err := Score(withFiles(ds), DefaultOptions())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -160,7 +160,7 @@ func TestFirstStageTwinWhenFirstPredictionNotReranked(t *testing.T) {
 		[2]string{"exp/runs/r/predictions.jsonl", `{"qid": "q1", "retrieved_chunk_ids": ["c2", "c1"], "answer": "x"}` + "\n" +
 			`{"qid": "q2", "retrieved_chunk_ids": ["c1", "c2"], "reranked_chunk_ids": ["c2", "c1"], "answer": "x"}` + "\n"},
 	)
-	set, err := Score(ds, DefaultOptions())
+	set, err := Score(withFiles(ds), DefaultOptions())
 	if err != nil {
 		t.Fatal(err)
 	}

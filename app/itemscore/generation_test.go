@@ -65,7 +65,7 @@ func TestGenerationFigures(t *testing.T) {
 	if len(ds.Grades) != 7 {
 		t.Fatalf("grades read: %d", len(ds.Grades))
 	}
-	set, err := Score(ds, DefaultOptions())
+	set, err := Score(withFiles(ds), DefaultOptions())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,6 +11,17 @@ import (
 	"eval752/app/model"
 )
 
+// testFiles is the file table of the records the tests build by hand;
+// withFiles gives it to a Dataset that has none.
+var testFiles dataset.Dataset
+
+func withFiles(ds *dataset.Dataset) *dataset.Dataset {
+	if ds != nil && ds.Files == nil {
+		ds.Files = testFiles.Files
+	}
+	return ds
+}
+
 func ip(i int) *int         { return &i }
 func fp(f float64) *float64 { return &f }
 func sp(s string) *string   { return &s }
@@ -18,7 +29,7 @@ func bp(b bool) *bool       { return &b }
 func lg(x float64) float64  { return math.Log2(x) }
 func raw(v any) model.Raw   { b, _ := json.Marshal(v); return b }
 func rec[T any](v T) dataset.Rec[T] {
-	return dataset.Rec[T]{Loc: dataset.Loc{Path: "t.jsonl", Line: 1}, V: v, Typed: true}
+	return dataset.Rec[T]{Loc: testFiles.At("t.jsonl", 1, 0), V: v, Typed: true}
 }
 
 func ret(id string, score float64) model.Retrieved { return model.Retrieved{ID: id, Score: fp(score)} }
@@ -234,14 +245,14 @@ func TestScoreRAG(t *testing.T) {
 		})},
 		Chunks:    []dataset.Rec[model.RAGChunk]{ch("ch1", 0, 100, 1), ch("ch2", 100, 200, 1), ch("ch3", 200, 300, 2), ch("ch9", 300, 400, 3)},
 		Judgments: []dataset.Rec[model.RAGJudgment]{j(1, "d1", 0, 50), j(2, "d1", 350, 360), j(0, "d1", 210, 220), j(2, "d7", 0, 10)},
-		Preds: []dataset.Rec[model.RAGPrediction]{{Loc: dataset.Loc{Path: "runs/rx/predictions.jsonl", Line: 1}, Typed: true, V: model.RAGPrediction{
+		Preds: []dataset.Rec[model.RAGPrediction]{{Loc: testFiles.At("runs/rx/predictions.jsonl", 1, 0), Typed: true, V: model.RAGPrediction{
 			QID: "qr", RetrievedChunkIDs: []string{"ch1", "chX", "ch3", "ch2"}, RerankedChunkIDs: []string{"ch2", "ch3", "ch1"},
 			Answer: sp("铜品位为 0.86%"), LatencyMS: map[string]float64{"retrieve": 10, "generate": 90},
 		}}},
 	}
 	opt := DefaultOptions()
 	opt.Cutoffs = []int{5, 1, 3, 2, 10} // unsorted on purpose: normalize sorts
-	set, err := Score(ds, opt)
+	set, err := Score(withFiles(ds), opt)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -313,7 +324,7 @@ func TestScoreV2(t *testing.T) {
 	}
 	opt := DefaultOptions()
 	opt.Cutoffs = []int{1, 3, 5, 10}
-	set, err := Score(ds, opt)
+	set, err := Score(withFiles(ds), opt)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -371,7 +382,7 @@ func TestScoreItems(t *testing.T) {
 			rec(model.Result{Run: "m1", ItemID: "n", Response: sp("答案是 42 个")}),
 		},
 	}
-	set, err := Score(ds, DefaultOptions())
+	set, err := Score(withFiles(ds), DefaultOptions())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -420,7 +431,7 @@ func TestScoreTREC(t *testing.T) {
 			{QID: "q1", DocNo: "d4", Score: 2}, {QID: "q1", DocNo: "d5", Score: 1.5}, {QID: "q9", DocNo: "d1", Score: 1},
 		}}},
 	}
-	set, err := Score(ds, DefaultOptions())
+	set, err := Score(withFiles(ds), DefaultOptions())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -462,7 +473,7 @@ func TestMixedRunNoFirstStage(t *testing.T) {
 		Preds: []dataset.Rec[model.RAGPrediction]{rec(model.RAGPrediction{RunID: "sys", QID: "qr",
 			RetrievedChunkIDs: []string{"c2", "c1"}, RerankedChunkIDs: []string{"c1", "c2"}, Answer: sp("y")})},
 	}
-	set, err := Score(ds, DefaultOptions())
+	set, err := Score(withFiles(ds), DefaultOptions())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -500,7 +511,7 @@ func TestRunScope(t *testing.T) {
 		Results: []dataset.Rec[model.Result]{rec(model.Result{Run: "res", ItemID: "b1", Response: sp("x"), Retrieved: []model.Retrieved{ret("a1", 1)}})},
 		Preds:   []dataset.Rec[model.RAGPrediction]{rec(model.RAGPrediction{RunID: "preds", QID: "r1", RetrievedChunkIDs: []string{"c1"}, Answer: sp("y")})},
 	}
-	set, err := Score(ds, DefaultOptions())
+	set, err := Score(withFiles(ds), DefaultOptions())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -565,7 +576,7 @@ func TestSetCapabilities(t *testing.T) {
 			rec(model.Result{Run: "r", ItemID: "v1", Response: sp("甲")}),
 		},
 	}
-	set, err := Score(ds, DefaultOptions())
+	set, err := Score(withFiles(ds), DefaultOptions())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -588,7 +599,7 @@ func TestFutureGoldIsNoHit(t *testing.T) {
 	ds.Atoms[1].V.ObservedAt = "2025-01-01T00:00:00Z"
 	ds.Results = []dataset.Rec[model.Result]{rec(model.Result{Run: "r1", ItemID: "q1", Response: sp("x"),
 		Retrieved: []model.Retrieved{ret("a5", 0.8), ret("a6", 0.5)}})}
-	set, err := Score(ds, DefaultOptions())
+	set, err := Score(withFiles(ds), DefaultOptions())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -615,7 +626,7 @@ func TestFutureAtomLeavesIdeal(t *testing.T) {
 	ds := b2Dataset()
 	ds.Atoms = append(ds.Atoms, rec(model.Atom{AtomID: "a5b", SourceID: "doc.pdf", Page: ip(5), ObservedAt: "2025-06-01T00:00:00Z"}))
 	ds.Results = []dataset.Rec[model.Result]{rec(model.Result{Run: "r1", ItemID: "q3", Response: sp("x"), Retrieved: []model.Retrieved{ret("a5", 0.9)}})}
-	set, err := Score(ds, DefaultOptions())
+	set, err := Score(withFiles(ds), DefaultOptions())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -651,7 +662,7 @@ func TestHolderLeakIsNoHit(t *testing.T) {
 		rec(model.Result{Run: "leak", ItemID: "q3", Response: sp("x"), Retrieved: []model.Retrieved{ret("a5h", 0.9), ret("a5", 0.8)}}),
 		rec(model.Result{Run: "owner", ItemID: "q3", Response: sp("x"), Retrieved: []model.Retrieved{ret("a5", 0.9)}}),
 	}
-	set, err := Score(ds, DefaultOptions())
+	set, err := Score(withFiles(ds), DefaultOptions())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -689,7 +700,7 @@ func TestHolderLeakIsNoHit(t *testing.T) {
 func TestB2WithoutAtomTable(t *testing.T) {
 	ds := b2Dataset()
 	ds.Atoms = nil
-	set, err := Score(ds, DefaultOptions())
+	set, err := Score(withFiles(ds), DefaultOptions())
 	if err != nil {
 		t.Fatal(err)
 	}

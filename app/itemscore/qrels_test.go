@@ -76,7 +76,7 @@ func TestChunkQrelsSeed003(t *testing.T) {
 	)
 	opt := DefaultOptions()
 	opt.Cutoffs = []int{1, 2, 10}
-	set, err := Score(ds, opt)
+	set, err := Score(withFiles(ds), opt)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -168,12 +168,12 @@ func TestChunkQrelsMaxWithAnchors(t *testing.T) {
 		Qrels: []dataset.QrelsFile{{Path: "corpus/qrels.tsv", Judgments: []dataset.Qrel{
 			{Line: 2, QID: "q", DocNo: "chk_a", Grade: 1}, {Line: 3, QID: "q", DocNo: "chk_x", Grade: 2}, {Line: 4, QID: "q", DocNo: "chk_y", Grade: 0},
 		}}},
-		Preds: []dataset.Rec[model.RAGPrediction]{{Loc: dataset.Loc{Path: "runs/r/predictions.jsonl", Line: 1}, Typed: true,
+		Preds: []dataset.Rec[model.RAGPrediction]{{Loc: testFiles.At("runs/r/predictions.jsonl", 1, 0), Typed: true,
 			V: model.RAGPrediction{QID: "q", RetrievedChunkIDs: []string{"chk_y", "chk_x", "chk_a", "chk_q"}}}},
 	}
 	opt := DefaultOptions()
 	opt.Cutoffs = []int{1, 3, 10}
-	set, err := Score(ds, opt)
+	set, err := Score(withFiles(ds), opt)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -246,7 +246,7 @@ func TestChunkQrelsBundleScope(t *testing.T) {
 		if len(ds.RAG) != 1 || len(ds.Qrels) != 1 || len(ds.Preds) != 2 {
 			t.Fatalf("loaded rag %d qrels %d preds %d", len(ds.RAG), len(ds.Qrels), len(ds.Preds))
 		}
-		set, err := Score(ds, opt)
+		set, err := Score(withFiles(ds), opt)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -276,7 +276,7 @@ func TestChunkQrelsBundleScope(t *testing.T) {
 
 	t.Run("plus top-level qrels", func(t *testing.T) {
 		ds := load(t, [2]string{"geo.eval752.zip", bundle}, [2]string{"qrels.tsv", "q_test_0042 0 chk_a 2\n"})
-		set, err := Score(ds, opt)
+		set, err := Score(withFiles(ds), opt)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -309,10 +309,10 @@ func TestChunkQrelsMixedQIDs(t *testing.T) {
 		Qrels: []dataset.QrelsFile{{Path: "qrels.tsv", Judgments: []dataset.Qrel{
 			{Line: 1, QID: "q1", DocNo: "c1", Grade: 3}, {Line: 2, QID: "t1", DocNo: "d1", Grade: 1},
 		}}},
-		Preds: []dataset.Rec[model.RAGPrediction]{{Loc: dataset.Loc{Path: "p.jsonl", Line: 1}, Typed: true,
+		Preds: []dataset.Rec[model.RAGPrediction]{{Loc: testFiles.At("p.jsonl", 1, 0), Typed: true,
 			V: model.RAGPrediction{QID: "q1", RetrievedChunkIDs: []string{"c9", "c1"}}}},
 	}
-	set, err := Score(ds, DefaultOptions())
+	set, err := Score(withFiles(ds), DefaultOptions())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -342,7 +342,7 @@ func TestChunkQrelsMixedQIDs(t *testing.T) {
 func TestTRECOnlyUnchanged(t *testing.T) {
 	dir := filepath.Join("..", "score", "testdata", "trec_b_graded")
 	ds := load(t, [2]string{"qrels", readFile(t, filepath.Join(dir, "qrels"))}, [2]string{"run", readFile(t, filepath.Join(dir, "run"))})
-	set, err := Score(ds, DefaultOptions())
+	set, err := Score(withFiles(ds), DefaultOptions())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -363,11 +363,11 @@ func TestRefusalTextIsAbstention(t *testing.T) {
 	ds := &dataset.Dataset{
 		RAG: []dataset.Rec[model.RAGQuestion]{rec(model.RAGQuestion{QID: "u1", Query: "公司 2025 年的营业收入是多少？", Answerable: false})},
 		Preds: []dataset.Rec[model.RAGPrediction]{
-			{Loc: dataset.Loc{Path: "a.jsonl", Line: 1}, Typed: true, V: model.RAGPrediction{RunID: "a", QID: "u1", RetrievedChunkIDs: []string{"c1"}, Answer: &refusal}},
-			{Loc: dataset.Loc{Path: "b.jsonl", Line: 1}, Typed: true, V: model.RAGPrediction{RunID: "b", QID: "u1", RetrievedChunkIDs: []string{"c1"}, Answer: &invented}},
+			{Loc: testFiles.At("a.jsonl", 1, 0), Typed: true, V: model.RAGPrediction{RunID: "a", QID: "u1", RetrievedChunkIDs: []string{"c1"}, Answer: &refusal}},
+			{Loc: testFiles.At("b.jsonl", 1, 0), Typed: true, V: model.RAGPrediction{RunID: "b", QID: "u1", RetrievedChunkIDs: []string{"c1"}, Answer: &invented}},
 		},
 	}
-	set, err := Score(ds, DefaultOptions())
+	set, err := Score(withFiles(ds), DefaultOptions())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -388,10 +388,10 @@ func TestTRECUnitHasNoRefusal(t *testing.T) {
 	ans := "资料中没有相关信息"
 	ds := &dataset.Dataset{
 		Qrels: []dataset.QrelsFile{{Path: "qrels", Judgments: []dataset.Qrel{{Line: 1, QID: "t1", DocNo: "d1", Grade: 1}}}},
-		Preds: []dataset.Rec[model.RAGPrediction]{{Loc: dataset.Loc{Path: "p.jsonl", Line: 1}, Typed: true,
+		Preds: []dataset.Rec[model.RAGPrediction]{{Loc: testFiles.At("p.jsonl", 1, 0), Typed: true,
 			V: model.RAGPrediction{RunID: "r", QID: "t1", RetrievedChunkIDs: []string{"d1"}, Answer: &ans}}},
 	}
-	set, err := Score(ds, DefaultOptions())
+	set, err := Score(withFiles(ds), DefaultOptions())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -411,11 +411,11 @@ func TestClosedBookRun(t *testing.T) {
 	ds := &dataset.Dataset{
 		RAG: []dataset.Rec[model.RAGQuestion]{rec(q)},
 		Preds: []dataset.Rec[model.RAGPrediction]{
-			{Loc: dataset.Loc{Path: "a.jsonl", Line: 1}, Typed: true, V: model.RAGPrediction{RunID: "closed", QID: "q1", Answer: &ans}},
-			{Loc: dataset.Loc{Path: "b.jsonl", Line: 1}, Typed: true, V: model.RAGPrediction{RunID: "empty", QID: "q1", Answer: &ans, RetrievedChunkIDs: []string{}}},
+			{Loc: testFiles.At("a.jsonl", 1, 0), Typed: true, V: model.RAGPrediction{RunID: "closed", QID: "q1", Answer: &ans}},
+			{Loc: testFiles.At("b.jsonl", 1, 0), Typed: true, V: model.RAGPrediction{RunID: "empty", QID: "q1", Answer: &ans, RetrievedChunkIDs: []string{}}},
 		},
 	}
-	set, err := Score(ds, DefaultOptions())
+	set, err := Score(withFiles(ds), DefaultOptions())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -438,7 +438,7 @@ func TestEmptyRerankIsNoRerank(t *testing.T) {
 		return rec(model.RAGQuestion{QID: id, Query: "?", Answerable: true, GoldEvidenceGroups: []model.EvidenceAnchor{{DocID: "d"}}})
 	}
 	pred := func(run, qid string, retrieved, reranked []string) dataset.Rec[model.RAGPrediction] {
-		return dataset.Rec[model.RAGPrediction]{Loc: dataset.Loc{Path: run + ".jsonl", Line: 1}, Typed: true,
+		return dataset.Rec[model.RAGPrediction]{Loc: testFiles.At(run+".jsonl", 1, 0), Typed: true,
 			V: model.RAGPrediction{RunID: run, QID: qid, RetrievedChunkIDs: retrieved, RerankedChunkIDs: reranked}}
 	}
 	ds := load(t, [2]string{"qrels.tsv", "q1 0 c1 3\nq2 0 c1 3\n"})
@@ -449,7 +449,7 @@ func TestEmptyRerankIsNoRerank(t *testing.T) {
 		pred("rr", "q1", []string{"c2", "c1"}, []string{"c1"}),
 		pred("rr", "q2", []string{"c1"}, []string{}),
 	}
-	set, err := Score(ds, DefaultOptions())
+	set, err := Score(withFiles(ds), DefaultOptions())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -472,7 +472,7 @@ func TestEmptyRerankIsNoRerank(t *testing.T) {
 	check(t, "rr.retrieve q2", set.Runs[runIndex(t, set, "rr.retrieve")].Items[q2], []want{{"mrr", 1, "retrieved [c1]"}})
 	// a run of another input named like the twin: no silent replacement
 	ds.Preds = append(ds.Preds, pred("rr.retrieve", "q1", []string{"c1"}, nil))
-	set, err = Score(ds, DefaultOptions())
+	set, err = Score(withFiles(ds), DefaultOptions())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -506,10 +506,10 @@ func TestGradeOutsideScaleIsNoJudgment(t *testing.T) {
 		Qrels: []dataset.QrelsFile{{Path: "corpus/qrels.tsv", Judgments: []dataset.Qrel{
 			{Line: 1, QID: "q", DocNo: "chk_a", Grade: 3}, {Line: 2, QID: "q", DocNo: "chk_b", Grade: 4},
 		}}},
-		Preds: []dataset.Rec[model.RAGPrediction]{{Loc: dataset.Loc{Path: "runs/r/predictions.jsonl", Line: 1}, Typed: true,
+		Preds: []dataset.Rec[model.RAGPrediction]{{Loc: testFiles.At("runs/r/predictions.jsonl", 1, 0), Typed: true,
 			V: model.RAGPrediction{QID: "q", RetrievedChunkIDs: []string{"chk_b", "chk_c", "chk_a"}}}},
 	}
-	set, err := Score(ds, DefaultOptions())
+	set, err := Score(withFiles(ds), DefaultOptions())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -535,7 +535,7 @@ func TestQrelsDigest(t *testing.T) {
 		[2]string{"runs/c/qrels.tsv", "q1 0 c1 2\nq1 0 c2 1\n"},
 		[2]string{"runs/c/predictions.jsonl", p("q1")},
 	)
-	set, err := Score(ds, DefaultOptions())
+	set, err := Score(withFiles(ds), DefaultOptions())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -558,7 +558,7 @@ func TestUnreadQuestionQrels(t *testing.T) {
 		[2]string{"runs/a/qrels.tsv", "q1 0 c1 3\nq2 0 c1 3\n"},
 		[2]string{"runs/a/predictions.jsonl", `{"qid":"q2","retrieved_chunk_ids":["c1"]}` + "\n"},
 	)
-	set, err := Score(ds, DefaultOptions())
+	set, err := Score(withFiles(ds), DefaultOptions())
 	if err != nil {
 		t.Fatal(err)
 	}

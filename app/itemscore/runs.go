@@ -168,7 +168,7 @@ func collectRuns(ds *dataset.Dataset, byID map[string]int) []*runOut {
 		}
 		r := get(name)
 		r.fromResults = true
-		r.addDir(dirOf(rec.Path))
+		r.addDir(dirOf(ds.Path(rec.Loc)))
 		r.atoms = atomPaths[name]
 		o := &output{response: res.Response, responses: res.Responses, refused: res.Refused,
 			verdict: res.Verdict, passed: res.Passed, errText: res.Error, latency: res.LatencyMS, cost: res.CostUSD}
@@ -220,7 +220,7 @@ func collectRuns(ds *dataset.Dataset, byID map[string]int) []*runOut {
 	for _, c := range ds.Configs {
 		if c.Typed {
 			if id, ok := c.V["run_id"].(string); ok && id != "" {
-				cfgRun[dirOf(c.Path)] = id
+				cfgRun[dirOf(ds.Path(c.Loc))] = id
 			}
 		}
 	}
@@ -251,12 +251,12 @@ func collectRuns(ds *dataset.Dataset, byID map[string]int) []*runOut {
 	reranks := map[string]bool{}
 	for rec := range typedRecs(ds.Preds) {
 		if len(rec.V.RerankedChunkIDs) > 0 {
-			reranks[runName(rec.Path, &rec.V)] = true
+			reranks[runName(ds.Path(rec.Loc), &rec.V)] = true
 		}
 	}
 	for rec := range typedRecs(ds.Preds) {
 		p := &rec.V
-		name := runName(rec.Path, p)
+		name := runName(ds.Path(rec.Loc), p)
 		ui, ok := byID[p.QID]
 		first := predOutput(p, p.RetrievedChunkIDs, p.VectorScores)
 		final := first
@@ -274,7 +274,7 @@ func collectRuns(ds *dataset.Dataset, byID map[string]int) []*runOut {
 		r := get(name)
 		r.fromPreds = true
 		r.reranked = reranks[name]
-		r.addDir(dirOf(rec.Path))
+		r.addDir(dirOf(ds.Path(rec.Loc)))
 		r.add(ui, ok, p.QID, final)
 		stage[name] = append(stage[name], firstStage{ui, ok, p.QID, first})
 	}
@@ -324,7 +324,7 @@ func collectRuns(ds *dataset.Dataset, byID map[string]int) []*runOut {
 // in a folder the run's outputs came from, its values as text.
 func runConfig(ds *dataset.Dataset, r *runOut) (string, map[string]string) {
 	for _, c := range ds.Configs {
-		if !c.Typed || !slices.Contains(r.dirs, dirOf(c.Path)) {
+		if !c.Typed || !slices.Contains(r.dirs, dirOf(ds.Path(c.Loc))) {
 			continue
 		}
 		m := make(map[string]string, len(c.V))
@@ -338,7 +338,7 @@ func runConfig(ds *dataset.Dataset, r *runOut) (string, map[string]string) {
 				m[k] = fmt.Sprint(x)
 			}
 		}
-		return c.Path, m
+		return ds.Path(c.Loc), m
 	}
 	return "", nil
 }
@@ -465,7 +465,7 @@ func predRunName(p string, cfgRun map[string]string) string {
 func atomsFor(ds *dataset.Dataset, p string) []model.Atom {
 	var out []model.Atom
 	for a := range typedRecs(ds.Atoms) {
-		if p == "" || a.Path == p || strings.HasSuffix(a.Path, "!"+p) || strings.HasSuffix(a.Path, "/"+p) {
+		if p == "" || ds.Path(a.Loc) == p || strings.HasSuffix(ds.Path(a.Loc), "!"+p) || strings.HasSuffix(ds.Path(a.Loc), "/"+p) {
 			out = append(out, a.V)
 		}
 	}

@@ -218,7 +218,7 @@ func readQrelsUnits(ctx context.Context, in TRECFile, maxLine int64) ([]*unitSpe
 		if !ok {
 			qid := string(rec.QID)
 			u = &unitSpec{trec: &trecUnit{grades: map[string]int{}}, Unit: Unit{ID: qid, Format: model.FormatTRECQrels, Set: "trec",
-				Loc: dataset.Loc{Path: name, Line: n}, Answerable: true, Strata: map[string]string{"set": "trec"}}}
+				Loc: dataset.Where{Path: name, Line: n}, Answerable: true, Strata: map[string]string{"set": "trec"}}}
 			byQID[qid] = u
 			order = append(order, qid)
 		}

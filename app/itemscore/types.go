@@ -23,10 +23,10 @@ type Unit struct {
 	// "trec" (TREC qrels queries) — also given as the stratum "set": a
 	// figure such as recall@10 means different things on different sets,
 	// and a run is scored only on the sets it has results for.
-	Set       string      `json:"set"`
-	Loc       dataset.Loc `json:"loc"`
-	Question  string      `json:"question"`
-	Reference string      `json:"reference,omitempty"`
+	Set       string        `json:"set"`
+	Loc       dataset.Where `json:"loc"`
+	Question  string        `json:"question"`
+	Reference string        `json:"reference,omitempty"`
 	// Strata: "set" (= Set), "split", "modality", "type" (eval752 type / v2 category / seed-003
 	// question_type), "difficulty", "source" (meta.source / origin.dataset).
 	// Absent keys are not strata of this unit.

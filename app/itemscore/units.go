@@ -54,7 +54,7 @@ func buildUnits(ds *dataset.Dataset) ([]*unitSpec, map[string]int, []chunkQrels)
 	strata := newStrataInterner().of
 	for r := range typedRecs(ds.Items) {
 		it := &r.V
-		u := &unitSpec{item: it, Unit: Unit{ID: it.ID, Format: model.FormatItem, Set: "eval752", Loc: r.Loc, Question: it.Inputs.Text, Answerable: true}}
+		u := &unitSpec{item: it, Unit: Unit{ID: it.ID, Format: model.FormatItem, Set: "eval752", Loc: ds.Where(r.Loc), Question: it.Inputs.Text, Answerable: true}}
 		u.Reference = rawText(it.Answer)
 		u.Choices = markChoices(it.Choices, it.Answer)
 		u.Strata = strata(
@@ -69,14 +69,14 @@ func buildUnits(ds *dataset.Dataset) ([]*unitSpec, map[string]int, []chunkQrels)
 	}
 	for r := range typedRecs(ds.B2) {
 		b := &r.V
-		u := &unitSpec{b2: b, Unit: Unit{ID: b.QueryID, Format: model.FormatB2, Set: "b2", Loc: r.Loc, Question: b.Question, Answerable: !b.Unanswerable}}
+		u := &unitSpec{b2: b, Unit: Unit{ID: b.QueryID, Format: model.FormatB2, Set: "b2", Loc: ds.Where(r.Loc), Question: b.Question, Answerable: !b.Unanswerable}}
 		u.Reference = rawText(b.Answer)
 		u.Strata = strata("set", u.Set, "split", b.Split, "modality", b.Modality, "type", b.AnswerFormat, "source", b.Origin.Dataset)
 		us = append(us, u)
 	}
 	for r := range typedRecs(ds.V2) {
 		q := &r.V
-		u := &unitSpec{v2: q, Unit: Unit{ID: q.ID, Format: model.FormatV2Question, Set: "v2", Loc: r.Loc, Question: q.Question, Answerable: q.Category != model.CategoryRefuse}}
+		u := &unitSpec{v2: q, Unit: Unit{ID: q.ID, Format: model.FormatV2Question, Set: "v2", Loc: ds.Where(r.Loc), Question: q.Question, Answerable: q.Category != model.CategoryRefuse}}
 		if q.Answer != nil {
 			u.Reference = *q.Answer
 		}
@@ -85,7 +85,7 @@ func buildUnits(ds *dataset.Dataset) ([]*unitSpec, map[string]int, []chunkQrels)
 	}
 	for r := range typedRecs(ds.RAG) {
 		q := &r.V
-		u := &unitSpec{rag: q, Unit: Unit{ID: q.QID, Format: model.FormatRAGQuestion, Set: "rag", Loc: r.Loc, Question: q.Query, Answerable: q.Answerable}}
+		u := &unitSpec{rag: q, Unit: Unit{ID: q.QID, Format: model.FormatRAGQuestion, Set: "rag", Loc: ds.Where(r.Loc), Question: q.Query, Answerable: q.Answerable}}
 		if q.ReferenceAnswer != nil {
 			u.Reference = *q.ReferenceAnswer
 		}
@@ -126,7 +126,7 @@ func buildUnits(ds *dataset.Dataset) ([]*unitSpec, map[string]int, []chunkQrels)
 			u, ok := byQID[j.QID]
 			if !ok {
 				u = &unitSpec{trec: &trecUnit{grades: map[string]int{}}, Unit: Unit{ID: j.QID, Format: model.FormatTRECQrels, Set: "trec",
-					Loc: dataset.Loc{Path: qf.Path, Line: j.Line}, Answerable: true, Strata: strata("set", "trec")}}
+					Loc: dataset.Where{Path: qf.Path, Line: j.Line}, Answerable: true, Strata: strata("set", "trec")}}
 				byQID[j.QID] = u
 				order = append(order, j.QID)
 			}
@@ -147,7 +147,7 @@ func buildUnits(ds *dataset.Dataset) ([]*unitSpec, map[string]int, []chunkQrels)
 	pus, _ := peer.Match(ds.Peers)
 	for i := range pus {
 		pu := &pus[i]
-		u := &unitSpec{peer: pu, Unit: Unit{ID: pu.ID, Format: peerFormat(ds, pu), Set: pu.Set, Loc: dataset.Loc{Path: pu.Loc.Path, Line: pu.Loc.Line},
+		u := &unitSpec{peer: pu, Unit: Unit{ID: pu.ID, Format: peerFormat(ds, pu), Set: pu.Set, Loc: dataset.Where{Path: pu.Loc.Path, Line: pu.Loc.Line},
 			Question: pu.Input, Reference: pu.Target, Answerable: true}}
 		u.Strata = strata("set", u.Set, "split", pu.Split, "type", pu.Task, "source", pu.Tool)
 		us = append(us, u)

@@ -20,11 +20,12 @@ import (
 //	ndcg@5 = 3 / (3 + 2/log2 3) = 0.7039 (gains 3, 0; ideal 3, 2)
 func TestFlagsNotHidden(t *testing.T) {
 	tr := func(v bool) *bool { return &v }
+	var files dataset.Dataset // the records' file table
 	rag := func(v model.RAGQuestion) dataset.Rec[model.RAGQuestion] {
-		return dataset.Rec[model.RAGQuestion]{Loc: dataset.Loc{Path: "eval/questions.jsonl", Line: 1}, Typed: true, V: v}
+		return dataset.Rec[model.RAGQuestion]{Loc: files.At("eval/questions.jsonl", 1, 0), Typed: true, V: v}
 	}
 	chunk := func(id string, s, e int) dataset.Rec[model.RAGChunk] {
-		return dataset.Rec[model.RAGChunk]{Loc: dataset.Loc{Path: "data/chunks.jsonl", Line: 1}, Typed: true,
+		return dataset.Rec[model.RAGChunk]{Loc: files.At("data/chunks.jsonl", 1, 0), Typed: true,
 			V: model.RAGChunk{ChunkID: id, DocID: "d1", CharStart: ip(s), CharEnd: ip(e)}}
 	}
 	ans := "x"
@@ -32,11 +33,12 @@ func TestFlagsNotHidden(t *testing.T) {
 		RAG: []dataset.Rec[model.RAGQuestion]{rag(model.RAGQuestion{QID: "q1", Query: "?", Answerable: true, ReferenceAnswer: &ans,
 			GoldEvidenceGroups: []model.EvidenceAnchor{{Required: tr(true), DocID: "d1", CharStart: ip(10), CharEnd: ip(20)}}})},
 		Chunks: []dataset.Rec[model.RAGChunk]{chunk("c0", 0, 100), chunk("c1", 100, 200)},
-		Judgments: []dataset.Rec[model.RAGJudgment]{{Loc: dataset.Loc{Path: "eval/anchored_judgments.jsonl", Line: 1}, Typed: true,
+		Judgments: []dataset.Rec[model.RAGJudgment]{{Loc: files.At("eval/anchored_judgments.jsonl", 1, 0), Typed: true,
 			V: model.RAGJudgment{QID: "q1", Grade: 2, DocID: "d1", CharStart: ip(250), CharEnd: ip(260)}}},
-		Preds: []dataset.Rec[model.RAGPrediction]{{Loc: dataset.Loc{Path: "runs/r/predictions.jsonl", Line: 1}, Typed: true,
+		Preds: []dataset.Rec[model.RAGPrediction]{{Loc: files.At("runs/r/predictions.jsonl", 1, 0), Typed: true,
 			V: model.RAGPrediction{RunID: "r", QID: "q1", RetrievedChunkIDs: []string{"c0", "c1"}, Answer: &ans}}},
 	}
+	ds.Files = files.Files
 	set, err := itemscore.Score(ds, itemscore.DefaultOptions())
 	if err != nil {
 		t.Fatal(err)

@@ -57,7 +57,7 @@ func vals(kv ...any) map[string]float64 {
 // applicable metric, as app/metrics/API.md specifies).
 func handSet(t testing.TB) *itemscore.Set {
 	u := func(id, split, mod string, ans bool, line int) itemscore.Unit {
-		return itemscore.Unit{ID: id, Format: "b2.annotation", Loc: dataset.Loc{Path: "sets/b2.jsonl", Line: line},
+		return itemscore.Unit{ID: id, Format: "b2.annotation", Loc: dataset.Where{Path: "sets/b2.jsonl", Line: line},
 			Question: "q " + id, Strata: map[string]string{"split": split, "modality": mod}, Answerable: ans}
 	}
 	set := &itemscore.Set{

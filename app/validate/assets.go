@@ -93,7 +93,7 @@ func (c *checker) checkAssets() {
 		if !r.Typed {
 			continue
 		}
-		bpath, _ := splitPath(r.Path)
+		bpath, _ := splitPath(c.ds.Path(r.Loc))
 		b := bundles[bpath]
 		lists := []struct {
 			field string
@@ -103,12 +103,12 @@ func (c *checker) checkAssets() {
 			for i, ref := range l.refs {
 				p := jsonl.Pointer("inputs", l.field, i)
 				if why := assetPathProblem(ref); why != "" {
-					c.add(ruleAssetPath.At(r.Path, r.Line, p, "asset reference %q %s", ref, why))
+					c.add(ruleAssetPath.At(c.ds.Path(r.Loc), int(r.Line), p, "asset reference %q %s", ref, why))
 					continue
 				}
 				if b == nil {
-					if once.first(ruleAssetUnchecked.Code, r.Path) {
-						c.add(ruleAssetUnchecked.At(r.Path, 0, "",
+					if once.first(ruleAssetUnchecked.Code, c.ds.Path(r.Loc)) {
+						c.add(ruleAssetUnchecked.At(c.ds.Path(r.Loc), 0, "",
 							"items in this file reference assets (first: %q at line %d) but the file is not inside a bundle, so their presence is not checked", ref, r.Line))
 					}
 					continue
@@ -118,7 +118,7 @@ func (c *checker) checkAssets() {
 				}
 				used[b][ref] = true
 				if !present[b][ref] {
-					c.add(ruleAssetMissing.At(r.Path, r.Line, p, "asset %q is not in %s", ref, b.Path))
+					c.add(ruleAssetMissing.At(c.ds.Path(r.Loc), int(r.Line), p, "asset %q is not in %s", ref, b.Path))
 				}
 			}
 		}

@@ -517,7 +517,7 @@ func (c *checker) checkB2() {
 		}
 		a := r.V
 		at := func(rule *finding.Rule, p string, format string, args ...any) {
-			c.add(rule.At(r.Path, r.Line, p, format, args...))
+			c.add(rule.At(c.ds.Path(r.Loc), int(r.Line), p, format, args...))
 		}
 
 		// Constraint 3 and the answer's type.
@@ -556,13 +556,13 @@ func (c *checker) checkB2() {
 			if a.Unanswerable {
 				sc.u++
 			}
-			sc.files[r.Path] = true
+			sc.files[c.ds.Path(r.Loc)] = true
 		}
 
 		// Constraint 7, source ids and regions.
 		if !haveCorpus {
-			if once.first(ruleB2CorpusAbsent.Code, r.Path) {
-				c.add(ruleB2CorpusAbsent.At(r.Path, 0, "", "no corpus manifest was loaded: origin.revision (constraint 7), gold source_id and region extents of this file are not checked"))
+			if once.first(ruleB2CorpusAbsent.Code, c.ds.Path(r.Loc)) {
+				c.add(ruleB2CorpusAbsent.At(c.ds.Path(r.Loc), 0, "", "no corpus manifest was loaded: origin.revision (constraint 7), gold source_id and region extents of this file are not checked"))
 			}
 		} else if revs := append(append([]string(nil), revisions[a.Origin.Dataset]...), revisions[""]...); len(revs) == 0 {
 			at(ruleB2Revision, "/origin/dataset", "dataset %q has no entry in the corpus manifest, so revision %q cannot be found", a.Origin.Dataset, a.Origin.Revision)
@@ -616,8 +616,8 @@ func (c *checker) checkB2() {
 
 		// Constraint 1.
 		if !haveSources {
-			if once.first(ruleB2SourcesAbsent.Code, r.Path) {
-				c.add(ruleB2SourcesAbsent.At(r.Path, 0, "", "no annotation-source registry was loaded: constraint 1 (annotation_source registered) is not checked for this file"))
+			if once.first(ruleB2SourcesAbsent.Code, c.ds.Path(r.Loc)) {
+				c.add(ruleB2SourcesAbsent.At(c.ds.Path(r.Loc), 0, "", "no annotation-source registry was loaded: constraint 1 (annotation_source registered) is not checked for this file"))
 			}
 		} else {
 			ok := false
@@ -758,7 +758,7 @@ func (c *checker) checkSourcesSelf() {
 		})
 		for _, t := range toks {
 			if words[t] {
-				c.add(ruleB2SourceSelf.At(s.Path, s.Line, "/annotation_source",
+				c.add(ruleB2SourceSelf.At(c.ds.Path(s.Loc), int(s.Line), "/annotation_source",
 					"annotation_source %q of %q mentions %q: gold must come from third-party human annotation, not a model, OCR or the system under test", s.V.AnnotationSource, s.V.Dataset, t))
 				break
 			}

@@ -123,15 +123,15 @@ func (c *checker) checkManifest(b *dataset.Bundle) {
 	if kind == "" {
 		missing = append(missing, "kind")
 	} else if dataset.NormalizeKind(kind) == "" {
-		c.add(ruleManifestKind.At(m.Path, m.Line, kindPtr, "manifest kind %q reads as neither \"dataset\" nor \"results\"; the bundle is read as a dataset", kind))
+		c.add(ruleManifestKind.At(c.ds.Path(m.Loc), int(m.Line), kindPtr, "manifest kind %q reads as neither \"dataset\" nor \"results\"; the bundle is read as a dataset", kind))
 	}
 	if ver == nil {
 		missing = append(missing, "format_version")
 	} else if s, ok := knownFormatVersion(ver); !ok {
-		c.add(ruleManifestVersion.At(m.Path, m.Line, verPtr, "manifest format_version %s is not one eval752 knows (1 or 1.x); the bundle is read as version 1", s))
+		c.add(ruleManifestVersion.At(c.ds.Path(m.Loc), int(m.Line), verPtr, "manifest format_version %s is not one eval752 knows (1 or 1.x); the bundle is read as version 1", s))
 	}
 	if len(missing) > 0 {
-		c.add(ruleManifestIncomplete.At(m.Path, m.Line, "", "manifest.json does not state %s", strings.Join(missing, " or ")))
+		c.add(ruleManifestIncomplete.At(c.ds.Path(m.Loc), int(m.Line), "", "manifest.json does not state %s", strings.Join(missing, " or ")))
 	}
 	if len(m.V.Files) == 0 || len(b.Entries) == 0 {
 		return // no list, or a manifest.json given outside an archive: nothing to compare
@@ -152,19 +152,19 @@ func (c *checker) checkManifest(b *dataset.Bundle) {
 		listed[name] = true
 		got, ok := b.SHA256[name]
 		if !ok {
-			c.add(ruleManifestFileMissing.At(m.Path, m.Line, filePtr(i, f.Path, "path"), "manifest lists %q, which is not in the archive", f.Path))
+			c.add(ruleManifestFileMissing.At(c.ds.Path(m.Loc), int(m.Line), filePtr(i, f.Path, "path"), "manifest lists %q, which is not in the archive", f.Path))
 			continue
 		}
 		want := strings.ToLower(strings.TrimPrefix(strings.TrimSpace(f.SHA256), "sha256:"))
 		if want != "" && want != got {
-			c.add(ruleManifestSHA.At(m.Path, m.Line, filePtr(i, f.Path, "sha256"),
+			c.add(ruleManifestSHA.At(c.ds.Path(m.Loc), int(m.Line), filePtr(i, f.Path, "sha256"),
 				"manifest sha256 of %s is %s, the archive's file hashes to %s", name, want, got))
 		}
 	}
 	for _, s := range b.Sections {
 		_, name := splitPath(s)
 		if !listed[name] {
-			c.add(ruleManifestUnlisted.At(m.Path, m.Line, "/files", "section %s is in the archive but not listed in manifest files", name))
+			c.add(ruleManifestUnlisted.At(c.ds.Path(m.Loc), int(m.Line), "/files", "section %s is in the archive but not listed in manifest files", name))
 		}
 	}
 }
@@ -206,13 +206,13 @@ func (c *checker) checkMeta(b *dataset.Bundle) {
 	}
 	hashPtr := "/" + hashKey
 	if strings.TrimSpace(m.V.Name) == "" {
-		c.add(ruleMetaName.At(m.Path, m.Line, "", "meta.json has no name"))
+		c.add(ruleMetaName.At(c.ds.Path(m.Loc), int(m.Line), "", "meta.json has no name"))
 	}
 	if len(b.Entries) == 0 {
 		// meta.json given on its own, not inside an archive: the content
 		// it describes was not loaded.
 		if declared != "" {
-			c.add(ruleVersionHashUnverifiable.At(m.Path, m.Line, hashPtr,
+			c.add(ruleVersionHashUnverifiable.At(c.ds.Path(m.Loc), int(m.Line), hashPtr,
 				"%s %q cannot be checked: meta.json was given outside its .eval752.zip", hashKey, declared).
 				WithHint("Validate the packed bundle to check its version hash."))
 		}
@@ -226,19 +226,19 @@ func (c *checker) checkMeta(b *dataset.Bundle) {
 		}
 	}
 	if declared == "" && len(unread) > 0 {
-		c.add(ruleVersionHashMissing.At(m.Path, m.Line, "", "meta.json has no version_hash, and none can be computed: %s of the version could not be read (first: %s)", plural(len(unread), "entry", "entries"), unread[0]).
+		c.add(ruleVersionHashMissing.At(c.ds.Path(m.Loc), int(m.Line), "", "meta.json has no version_hash, and none can be computed: %s of the version could not be read (first: %s)", plural(len(unread), "entry", "entries"), unread[0]).
 			WithHint("Fix or remove the refused entries (see the zip findings), then validate again to get the value."))
 		return
 	}
 	if declared == "" {
-		c.add(ruleVersionHashMissing.At(m.Path, m.Line, "", "meta.json has no version_hash; the content hashes to %s", want).
+		c.add(ruleVersionHashMissing.At(c.ds.Path(m.Loc), int(m.Line), "", "meta.json has no version_hash; the content hashes to %s", want).
 			WithHint("Add \"version_hash\": \"" + want + "\" to meta.json (" + versionHashRecipe + ")."))
 		return
 	}
 	if len(unread) > 0 {
 		// a refused entry's bytes were never read: any expected value
 		// would leave it out, and a hint to write it would be wrong
-		c.add(ruleVersionHashUnverifiable.At(m.Path, m.Line, hashPtr,
+		c.add(ruleVersionHashUnverifiable.At(c.ds.Path(m.Loc), int(m.Line), hashPtr,
 			"%s cannot be checked: %s of the version could not be read (first: %s); see the zip findings", hashKey, plural(len(unread), "entry", "entries"), unread[0]).
 			WithHint("Fix or remove the refused entries, then validate again to check the version hash."))
 		return
@@ -246,11 +246,11 @@ func (c *checker) checkMeta(b *dataset.Bundle) {
 	ok, verifiable := dataset.MatchVersionHash(declared, want)
 	switch {
 	case !verifiable:
-		c.add(ruleVersionHashUnverifiable.At(m.Path, m.Line, hashPtr,
+		c.add(ruleVersionHashUnverifiable.At(c.ds.Path(m.Loc), int(m.Line), hashPtr,
 			"%s %q is not a sha256 hex value (or a prefix of ≥ 8 hex digits), so it is kept as a label and not checked; the content hashes to %s", hashKey, declared, want).
 			WithHint("To have it verified, write \"version_hash\": \"" + want + "\" (" + versionHashRecipe + ")."))
 	case !ok:
-		c.add(ruleVersionHash.At(m.Path, m.Line, hashPtr,
+		c.add(ruleVersionHash.At(c.ds.Path(m.Loc), int(m.Line), hashPtr,
 			"%s %s does not match the bundle content: expected %s (%s)", hashKey, declared, want, versionHashRecipe).
 			WithHint("Set \"" + hashKey + "\": \"" + want + "\" if the content change is intended; otherwise restore the content."))
 	}

@@ -258,7 +258,7 @@ func b2ResultsDS(atoms []string, results ...string) func() *dataset.Dataset {
 	return func() *dataset.Dataset {
 		ds := newDS(model.FormatB2, model.FormatResult)
 		for i, id := range []string{"b2-1", "b2-2"} {
-			ds.B2 = append(ds.B2, dataset.Rec[model.B2]{Loc: dataset.Loc{Path: "r.eval752.zip!sections/b2.jsonl", Line: i + 1}, Typed: true, V: model.B2{QueryID: id}})
+			ds.B2 = append(ds.B2, dataset.Rec[model.B2]{Loc: testFiles.At("r.eval752.zip!sections/b2.jsonl", i+1, 0), Typed: true, V: model.B2{QueryID: id}})
 		}
 		ds.Bundles = append(ds.Bundles, &dataset.Bundle{Path: "r.eval752.zip", SHA256: map[string]string{}})
 		for i, a := range atoms {

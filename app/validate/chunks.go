@@ -60,7 +60,7 @@ func (c *checker) checkChunks(ix *ragIndex) {
 		}
 		ch := &r.V
 		at := func(rule *finding.Rule, p string, format string, args ...any) {
-			c.add(rule.At(r.Path, r.Line, p, format, args...))
+			c.add(rule.At(c.ds.Path(r.Loc), int(r.Line), p, format, args...))
 		}
 		spanOK := false
 		switch {
@@ -81,8 +81,8 @@ func (c *checker) checkChunks(ix *ragIndex) {
 			at(ruleRAGChunkPage, "/page_no", "chunk %q: page_no %d is not ≥ 1", ch.ChunkID, *ch.PageNo)
 		}
 		if !ix.haveDocs {
-			if once.first(ruleRAGDocsAbsent.Code, r.Path) {
-				c.add(ruleRAGDocsAbsent.At(r.Path, 0, "", "no documents.jsonl was loaded, so the doc_ids, offsets and pages of this chunk file are checked only for their shape"))
+			if once.first(ruleRAGDocsAbsent.Code, c.ds.Path(r.Loc)) {
+				c.add(ruleRAGDocsAbsent.At(c.ds.Path(r.Loc), 0, "", "no documents.jsonl was loaded, so the doc_ids, offsets and pages of this chunk file are checked only for their shape"))
 			}
 			continue
 		}

@@ -38,7 +38,7 @@ func (c *checker) checkContradictions() {
 	}
 	byQ := map[string][]answered{}
 	key := func(r *dataset.Rec[model.B2]) string {
-		return namespace(r.Path, model.FormatB2) + "\x00" + r.V.Modality + "\x00" + NormalizeText(r.V.Question)
+		return namespace(c.ds.Path(r.Loc), model.FormatB2) + "\x00" + r.V.Modality + "\x00" + NormalizeText(r.V.Question)
 	}
 	var unans []*dataset.Rec[model.B2]
 	for i := range c.ds.B2 {
@@ -64,7 +64,7 @@ func (c *checker) checkContradictions() {
 		return
 	}
 	for _, cands := range byQ {
-		sort.SliceStable(cands, func(i, j int) bool { return locLess(cands[i].loc, cands[j].loc) })
+		sort.SliceStable(cands, func(i, j int) bool { return locLess(c.ds, cands[i].loc, cands[j].loc) })
 	}
 	for _, r := range unans {
 		// the first answerable copy (path, line) on the document r names
@@ -78,9 +78,9 @@ func (c *checker) checkContradictions() {
 			if doc == "" {
 				continue
 			}
-			c.add(ruleB2Contradictory.At(r.Path, r.Line, "/unanswerable",
+			c.add(ruleB2Contradictory.At(c.ds.Path(r.Loc), int(r.Line), "/unanswerable",
 				"query %q asks the same question about %s as %s, which is answerable with gold there; this one is unanswerable with empty gold: the two annotations contradict each other",
-				r.V.QueryID, doc, loc(a.loc)))
+				r.V.QueryID, doc, c.loc(a.loc)))
 			break
 		}
 	}
@@ -107,9 +107,9 @@ func namesSource(qid, s string) bool {
 	return false
 }
 
-func locLess(a, b dataset.Loc) bool {
-	if a.Path != b.Path {
-		return a.Path < b.Path
+func locLess(ds *dataset.Dataset, a, b dataset.Loc) bool {
+	if ds.Path(a) != ds.Path(b) {
+		return ds.Path(a) < ds.Path(b)
 	}
 	return a.Line < b.Line
 }

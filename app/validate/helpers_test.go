@@ -18,6 +18,18 @@ import (
 // of one line decoded into the typed struct (V) and generically with
 // UseNumber (Raw), with its path and line.
 
+// testFiles is the file table of the fixtures' records: runCases (and
+// withFiles) gives it to the Dataset under test.
+var testFiles dataset.Dataset
+
+// withFiles gives ds the fixtures' file table (when it has none).
+func withFiles(ds *dataset.Dataset) *dataset.Dataset {
+	if ds != nil && ds.Files == nil {
+		ds.Files = testFiles.Files
+	}
+	return ds
+}
+
 func rec[T any](path string, line int, js string) dataset.Rec[T] {
 	var v T
 	typed := json.Unmarshal([]byte(js), &v) == nil
@@ -27,7 +39,7 @@ func rec[T any](path string, line int, js string) dataset.Rec[T] {
 	if err := d.Decode(&raw); err != nil {
 		panic(fmt.Sprintf("fixture %s:%d is not JSON: %v", path, line, err))
 	}
-	return dataset.Rec[T]{Loc: dataset.Loc{Path: path, Line: line}, Raw: raw, V: v, Typed: typed}
+	return dataset.Rec[T]{Loc: testFiles.At(path, line, 0), Raw: raw, V: v, Typed: typed}
 }
 
 func recp[T any](path string, line int, js string) *dataset.Rec[T] {
@@ -148,7 +160,7 @@ func runCases(t *testing.T, cases []ruleCase) {
 			if tc.opt != nil {
 				opt = *tc.opt
 			}
-			all := Run(tc.ds(), opt)
+			all := Run(withFiles(tc.ds()), opt)
 			got, fs := locs(all, tc.code)
 			want := append([]string(nil), tc.want...)
 			sort.Strings(want)

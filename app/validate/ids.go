@@ -81,10 +81,10 @@ func (c *checker) questionRefs() []qref {
 	add(qRAG, func(i int) bool { return ds.RAG[i].Typed }, len(ds.RAG))
 	cmp := func(a, b qref) int {
 		la, lb := c.qloc(a), c.qloc(b)
-		if la.Path != lb.Path {
-			return strings.Compare(la.Path, lb.Path)
+		if c.ds.Path(la) != c.ds.Path(lb) {
+			return strings.Compare(c.ds.Path(la), c.ds.Path(lb))
 		}
-		return la.Line - lb.Line
+		return int(la.Line) - int(lb.Line)
 	}
 	if !slices.IsSortedFunc(refs, cmp) {
 		slices.SortStableFunc(refs, cmp)
@@ -185,14 +185,14 @@ func (c *checker) checkIDs() {
 				continue // one finding per defect: the schema reports the missing key
 			}
 			l := c.qloc(q)
-			c.add(ruleIDEmpty.At(l.Path, l.Line, pointer, "question id is empty"))
+			c.add(ruleIDEmpty.At(c.ds.Path(l), int(l.Line), pointer, "question id is empty"))
 			continue
 		}
 		keep = append(keep, q)
 	}
 	key := func(i int) (space, id string) {
 		id, _, _ = c.qid(keep[i])
-		return namespace(c.qloc(keep[i]).Path, ""), id
+		return namespace(c.ds.Path(c.qloc(keep[i])), ""), id
 	}
 	firsts(len(keep), func(i int) uint64 {
 		space, id := key(i)
@@ -212,8 +212,8 @@ func (c *checker) checkIDs() {
 	}, func(i, first int) {
 		id, pointer, _ := c.qid(keep[i])
 		l := c.qloc(keep[i])
-		c.add(ruleIDDuplicate.At(l.Path, l.Line, pointer,
-			"duplicate id %q (first at %s)", id, loc(c.qloc(keep[first]))))
+		c.add(ruleIDDuplicate.At(c.ds.Path(l), int(l.Line), pointer,
+			"duplicate id %q (first at %s)", id, c.loc(c.qloc(keep[first]))))
 	})
 }
 
@@ -296,14 +296,14 @@ func (c *checker) checkDuplicateQuestions() {
 		if d := bytes.Compare(a.d[:], b.d[:]); d != 0 {
 			return d
 		}
-		if d := strings.Compare(namespace(c.qloc(a.q).Path, ""), namespace(c.qloc(b.q).Path, "")); d != 0 {
+		if d := strings.Compare(namespace(c.ds.Path(c.qloc(a.q)), ""), namespace(c.ds.Path(c.qloc(b.q)), "")); d != 0 {
 			return d
 		}
 		return strings.Compare(pointer(a.q), pointer(b.q))
 	}, func(i, first int) {
 		l, p := c.qloc(qs[i].q), pointer(qs[i].q)
-		c.add(ruleDuplicateQuestion.At(l.Path, l.Line, p,
-			"same question as %s (after normalising whitespace, width and case)", loc(c.qloc(qs[first].q))))
+		c.add(ruleDuplicateQuestion.At(c.ds.Path(l), int(l.Line), p,
+			"same question as %s (after normalising whitespace, width and case)", c.loc(c.qloc(qs[first].q))))
 	})
 }
 

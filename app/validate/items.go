@@ -107,7 +107,7 @@ func (c *checker) checkItems() {
 		}
 		it := r.V
 		at := func(rule *finding.Rule, p string, format string, args ...any) {
-			c.add(rule.At(r.Path, r.Line, p, format, args...))
+			c.add(rule.At(c.ds.Path(r.Loc), int(r.Line), p, format, args...))
 		}
 		if _, present := rawField(r.Raw, "inputs", "text"); present && strings.TrimSpace(it.Inputs.Text) == "" {
 			// a missing inputs.text is schema.required's finding; one defect, one finding
@@ -115,7 +115,7 @@ func (c *checker) checkItems() {
 		}
 		switch it.Type {
 		case model.TypeMCQSingle, model.TypeMCQMulti:
-			choices := c.checkChoices(r.Path, r.Line, it)
+			choices := c.checkChoices(c.ds.Path(r.Loc), int(r.Line), it)
 			if it.Type == model.TypeMCQSingle {
 				ans, ok := rawString(it.Answer)
 				if !ok {
@@ -124,7 +124,7 @@ func (c *checker) checkItems() {
 				}
 				if len(choices) > 0 && !choices[ans] {
 					if k := letterIndex(ans, len(it.Choices)); k >= 0 {
-						c.add(ruleItemAnswerChoice.At(r.Path, r.Line, "/answer",
+						c.add(ruleItemAnswerChoice.At(c.ds.Path(r.Loc), int(r.Line), "/answer",
 							"answer %q is not one of the choices: answer must be the choice text, not its letter (%q)", ans, it.Choices[k]).
 							WithHint("Replace the letter with the option's text: \"answer\": " + quote(it.Choices[k]) + "."))
 					} else {
@@ -170,7 +170,7 @@ func (c *checker) checkItems() {
 				at(ruleItemAnswerType, "/answer", "%s answer must be a string, got %s", it.Type, rawKind(it.Answer))
 			}
 		case model.TypeJudgePairwise:
-			c.checkJudge(r.Path, r.Line, it)
+			c.checkJudge(c.ds.Path(r.Loc), int(r.Line), it)
 		}
 	}
 }

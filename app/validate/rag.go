@@ -380,16 +380,16 @@ func (c *checker) checkRAG() {
 			if isReq {
 				required++
 				if !q.Answerable {
-					c.add(ruleRAGUnansEvidence.At(r.Path, r.Line, base, "unanswerable question has a required evidence group (doc %q)", g.DocID))
+					c.add(ruleRAGUnansEvidence.At(c.ds.Path(r.Loc), int(r.Line), base, "unanswerable question has a required evidence group (doc %q)", g.DocID))
 				}
 			}
 			c.checkAnchor(ix, once, r.Loc, base, anchor{g.DocID, g.DocumentVersionID, g.PageNo, g.CharStart, g.CharEnd, g.BBox, g.EvidenceSHA256, g.EvidenceText})
 		}
 		if q.Answerable && required == 0 {
-			c.add(ruleRAGAnsEvidence.At(r.Path, r.Line, "/gold_evidence_groups", "answerable question has no required evidence group"))
+			c.add(ruleRAGAnsEvidence.At(c.ds.Path(r.Loc), int(r.Line), "/gold_evidence_groups", "answerable question has no required evidence group"))
 		}
 		if !q.Answerable && q.ReferenceAnswer != nil && strings.TrimSpace(*q.ReferenceAnswer) != "" {
-			c.add(ruleRAGUnansRef.At(r.Path, r.Line, "/reference_answer", "unanswerable question has a reference_answer; it must be null"))
+			c.add(ruleRAGUnansRef.At(c.ds.Path(r.Loc), int(r.Line), "/reference_answer", "unanswerable question has a reference_answer; it must be null"))
 		}
 	}
 
@@ -399,7 +399,7 @@ func (c *checker) checkRAG() {
 		}
 		j := r.V
 		if j.Grade < 0 || j.Grade > 3 {
-			c.add(ruleRAGGrade.At(r.Path, r.Line, "/grade", "grade %d is outside 0–3", j.Grade))
+			c.add(ruleRAGGrade.At(c.ds.Path(r.Loc), int(r.Line), "/grade", "grade %d is outside 0–3", j.Grade))
 		}
 		c.checkQID(once, haveQuestions, qids, r.Loc, j.QID)
 		c.checkAnchor(ix, once, r.Loc, "", anchor{j.DocID, j.DocumentVersionID, j.PageNo, j.CharStart, j.CharEnd, j.BBox, j.EvidenceSHA256, nil})
@@ -451,20 +451,20 @@ func (c *checker) checkRunQrels(qids map[string]bool) {
 
 func (c *checker) checkQID(once onceSet, haveQuestions bool, qids map[string]bool, l dataset.Loc, qid string) {
 	if !haveQuestions {
-		if once.first(ruleRAGQuestionsAbsent.Code, l.Path) {
-			c.add(ruleRAGQuestionsAbsent.At(l.Path, 0, "", "no questions were loaded, so the qids of this file are not checked"))
+		if once.first(ruleRAGQuestionsAbsent.Code, c.ds.Path(l)) {
+			c.add(ruleRAGQuestionsAbsent.At(c.ds.Path(l), 0, "", "no questions were loaded, so the qids of this file are not checked"))
 		}
 		return
 	}
 	if !qids[qid] {
-		c.add(ruleRAGQID.At(l.Path, l.Line, "/qid", "qid %q is not a loaded question", qid))
+		c.add(ruleRAGQID.At(c.ds.Path(l), int(l.Line), "/qid", "qid %q is not a loaded question", qid))
 	}
 }
 
 // checkAnchor checks one anchor's shape, then resolves it to its document.
 func (c *checker) checkAnchor(ix *ragIndex, once onceSet, l dataset.Loc, base string, a anchor) {
 	at := func(rule *finding.Rule, p string, format string, args ...any) {
-		c.add(rule.At(l.Path, l.Line, base+p, format, args...))
+		c.add(rule.At(c.ds.Path(l), int(l.Line), base+p, format, args...))
 	}
 	spanOK := false
 	switch {
@@ -506,8 +506,8 @@ func (c *checker) checkAnchor(ix *ragIndex, once onceSet, l dataset.Loc, base st
 	}
 
 	if !ix.haveDocs {
-		if once.first(ruleRAGDocsAbsent.Code, l.Path) {
-			c.add(ruleRAGDocsAbsent.At(l.Path, 0, "", "no documents.jsonl was loaded, so doc_ids and offsets in this file are checked only for their shape"))
+		if once.first(ruleRAGDocsAbsent.Code, c.ds.Path(l)) {
+			c.add(ruleRAGDocsAbsent.At(c.ds.Path(l), 0, "", "no documents.jsonl was loaded, so doc_ids and offsets in this file are checked only for their shape"))
 		}
 		return
 	}
@@ -578,7 +578,7 @@ func (c *checker) checkAnchor(ix *ragIndex, once onceSet, l dataset.Loc, base st
 		return
 	}
 	if !haveLen {
-		ix.noteUnchecked(l, a.DocID, false)
+		ix.noteUnchecked(c.ds.Where(l), a.DocID, false)
 	}
 	if a.PageNo != nil {
 		if p := findPage(pages, *a.PageNo); p != nil && p.V.CharStart != nil && p.V.CharEnd != nil &&
@@ -606,7 +606,7 @@ func (c *checker) checkAnchor(ix *ragIndex, once onceSet, l dataset.Loc, base st
 	}
 	if !haveSpan {
 		if haveLen && shaOK {
-			ix.noteUnchecked(l, a.DocID, true) // a length (char_count) but no text: the hash cannot be recomputed
+			ix.noteUnchecked(c.ds.Where(l), a.DocID, true) // a length (char_count) but no text: the hash cannot be recomputed
 		}
 		return
 	}
@@ -671,7 +671,7 @@ func (c *checker) checkPredictions(once onceSet, haveQuestions bool, qids map[st
 			if p.RunID != "" {
 				run = "run " + strconv.Quote(p.RunID)
 			}
-			c.add(ruleRAGPredDuplicate.At(r.Path, r.Line, "/qid", "%s already has a prediction for qid %q (first at %s); only the first is scored", run, p.QID, loc(f)))
+			c.add(ruleRAGPredDuplicate.At(c.ds.Path(r.Loc), int(r.Line), "/qid", "%s already has a prediction for qid %q (first at %s); only the first is scored", run, p.QID, c.loc(f)))
 		} else {
 			first[[2]string{p.RunID, p.QID}] = r.Loc
 		}
@@ -684,12 +684,12 @@ func (c *checker) checkPredictions(once onceSet, haveQuestions bool, qids map[st
 			{p.RerankedChunkIDs, p.RerankScores, "reranked_chunk_ids", "rerank_scores"},
 		} {
 			if i, j := firstRepeat(l.ids); i >= 0 {
-				c.add(ruleRAGRankedDuplicate.At(r.Path, r.Line, jsonl.Pointer(l.name, j), "%s repeats %q at position %d (first at %d); it is scored at its first rank only", l.name, l.ids[j], j, i))
+				c.add(ruleRAGRankedDuplicate.At(c.ds.Path(r.Loc), int(r.Line), jsonl.Pointer(l.name, j), "%s repeats %q at position %d (first at %d); it is scored at its first rank only", l.name, l.ids[j], j, i))
 			}
 			if len(l.scores) > 0 && len(l.scores) != len(l.ids) {
-				c.add(ruleRAGScoresLength.At(r.Path, r.Line, "/"+l.scoreKey, "%s has %d scores for %d ids of %s; the list order is used as the ranking", l.scoreKey, len(l.scores), len(l.ids), l.name))
+				c.add(ruleRAGScoresLength.At(c.ds.Path(r.Loc), int(r.Line), "/"+l.scoreKey, "%s has %d scores for %d ids of %s; the list order is used as the ranking", l.scoreKey, len(l.scores), len(l.ids), l.name))
 			} else if j := firstRise(l.scores); j > 0 {
-				c.add(ruleRAGScoresOrder.At(r.Path, r.Line, jsonl.Pointer(l.scoreKey, j), "%s is not descending: %g at position %d follows %g; the list is scored in score order, so %q ranks before %q", l.scoreKey, l.scores[j], j, l.scores[j-1], l.ids[j], l.ids[j-1]))
+				c.add(ruleRAGScoresOrder.At(c.ds.Path(r.Loc), int(r.Line), jsonl.Pointer(l.scoreKey, j), "%s is not descending: %g at position %d follows %g; the list is scored in score order, so %q ranks before %q", l.scoreKey, l.scores[j], j, l.scores[j-1], l.ids[j], l.ids[j-1]))
 			}
 		}
 		refs := chunkRefs(&p)
@@ -697,8 +697,8 @@ func (c *checker) checkPredictions(once onceSet, haveQuestions bool, qids map[st
 			continue
 		}
 		if !haveChunks {
-			if once.first(ruleRAGChunksAbsent.Code, r.Path) {
-				c.add(ruleRAGChunksAbsent.At(r.Path, 0, "", "no chunks.jsonl was loaded, so the chunk ids of this file are not checked"))
+			if once.first(ruleRAGChunksAbsent.Code, c.ds.Path(r.Loc)) {
+				c.add(ruleRAGChunksAbsent.At(c.ds.Path(r.Loc), 0, "", "no chunks.jsonl was loaded, so the chunk ids of this file are not checked"))
 			}
 			continue
 		}
@@ -713,7 +713,7 @@ func (c *checker) checkPredictions(once onceSet, haveQuestions bool, qids map[st
 			}
 		}
 		if bad > 0 {
-			c.add(ruleRAGChunk.At(r.Path, r.Line, first.pointer, "%d of %d chunk ids are not in chunks.jsonl (first: %q)", bad, len(refs), first.id))
+			c.add(ruleRAGChunk.At(c.ds.Path(r.Loc), int(r.Line), first.pointer, "%d of %d chunk ids are not in chunks.jsonl (first: %q)", bad, len(refs), first.id))
 		}
 	}
 }
@@ -723,7 +723,7 @@ const cloudApproved = "CLOUD_APPROVED"
 func (c *checker) checkSearchable(ix *ragIndex) {
 	for _, r := range c.ds.Documents {
 		if r.Typed && r.V.Searchable != nil && *r.V.Searchable && r.V.ReviewState != cloudApproved {
-			c.add(ruleRAGSearchable.At(r.Path, r.Line, "/searchable", "document %q is searchable but its review_state is %s, not %s", r.V.DocID, stateName(r.V.ReviewState), cloudApproved))
+			c.add(ruleRAGSearchable.At(c.ds.Path(r.Loc), int(r.Line), "/searchable", "document %q is searchable but its review_state is %s, not %s", r.V.DocID, stateName(r.V.ReviewState), cloudApproved))
 		}
 	}
 	for _, r := range c.ds.Chunks {
@@ -741,7 +741,7 @@ func (c *checker) checkSearchable(ix *ragIndex) {
 			}
 		}
 		if doc.V.ReviewState != cloudApproved {
-			c.add(ruleRAGSearchable.At(r.Path, r.Line, "/searchable", "chunk %q is searchable but its document %q has review_state %s, not %s (%s)", r.V.ChunkID, r.V.DocID, stateName(doc.V.ReviewState), cloudApproved, loc(doc.Loc)))
+			c.add(ruleRAGSearchable.At(c.ds.Path(r.Loc), int(r.Line), "/searchable", "chunk %q is searchable but its document %q has review_state %s, not %s (%s)", r.V.ChunkID, r.V.DocID, stateName(doc.V.ReviewState), cloudApproved, c.loc(doc.Loc)))
 		}
 	}
 }
@@ -805,8 +805,8 @@ func (c *checker) checkRetrievedApproved(ix *ragIndex) {
 			bad++
 		}
 		if bad > 0 {
-			c.add(ruleRAGRetrievedUnapproved.At(r.Path, r.Line, first.pointer, "%d chunk id(s) belong to documents that are not approved (first: %q of %q, which %s; %s)",
-				bad, first.id, doc.V.DocID, why, loc(doc.Loc)))
+			c.add(ruleRAGRetrievedUnapproved.At(c.ds.Path(r.Loc), int(r.Line), first.pointer, "%d chunk id(s) belong to documents that are not approved (first: %q of %q, which %s; %s)",
+				bad, first.id, doc.V.DocID, why, c.loc(doc.Loc)))
 		}
 	}
 }
@@ -863,7 +863,7 @@ func (c *checker) checkConfigHashes() {
 				}
 			}
 			if len(files) > 0 && !match {
-				c.add(ruleRAGConfigHash.At(r.Path, r.Line, jsonl.Pointer(kf.key), "%s %s matches none of the loaded files (%s)", kf.key, clip(want, 16), strings.Join(files, ", ")))
+				c.add(ruleRAGConfigHash.At(c.ds.Path(r.Loc), int(r.Line), jsonl.Pointer(kf.key), "%s %s matches none of the loaded files (%s)", kf.key, clip(want, 16), strings.Join(files, ", ")))
 			}
 		}
 	}
@@ -894,10 +894,10 @@ func (c *checker) checkErrorRecords() {
 			continue
 		}
 		if r.V.Code != "" && !model.KnownErrorCode(r.V.Code) {
-			c.add(ruleRAGErrorCode.At(r.Path, r.Line, "/code", "%q is not a code of seed 003 §9's taxonomy (%s)", clip(r.V.Code, 40), strings.Join(codes, ", ")))
+			c.add(ruleRAGErrorCode.At(c.ds.Path(r.Loc), int(r.Line), "/code", "%q is not a code of seed 003 §9's taxonomy (%s)", clip(r.V.Code, 40), strings.Join(codes, ", ")))
 		}
 		if len(qids) > 0 && r.V.QID != "" && !qids[r.V.QID] {
-			c.add(ruleRAGErrorQID.At(r.Path, r.Line, "/qid", "qid %q is not a loaded question", clip(r.V.QID, 60)))
+			c.add(ruleRAGErrorQID.At(c.ds.Path(r.Loc), int(r.Line), "/qid", "qid %q is not a loaded question", clip(r.V.QID, 60)))
 		}
 		raw, _ := r.Raw.(map[string]any)
 		var missing []string
@@ -907,7 +907,7 @@ func (c *checker) checkErrorRecords() {
 			}
 		}
 		if len(missing) > 0 {
-			c.add(ruleRAGErrorFields.At(r.Path, r.Line, "", "the error record lacks %s", strings.Join(missing, ", ")))
+			c.add(ruleRAGErrorFields.At(c.ds.Path(r.Loc), int(r.Line), "", "the error record lacks %s", strings.Join(missing, ", ")))
 		}
 	}
 }
@@ -927,10 +927,10 @@ func (c *checker) checkGrades() {
 		}
 		g := r.V
 		if g.FactsSupported != nil && g.FactsTotal != nil && *g.FactsSupported > *g.FactsTotal {
-			c.add(ruleRAGGradeFacts.At(r.Path, r.Line, "/facts_supported", "facts_supported %d exceeds facts_total %d", *g.FactsSupported, *g.FactsTotal))
+			c.add(ruleRAGGradeFacts.At(c.ds.Path(r.Loc), int(r.Line), "/facts_supported", "facts_supported %d exceeds facts_total %d", *g.FactsSupported, *g.FactsTotal))
 		}
 		if len(qids) > 0 && g.QID != "" && !qids[g.QID] {
-			c.add(ruleRAGGradeQID.At(r.Path, r.Line, "/qid", "qid %q is not a loaded question", clip(g.QID, 60)))
+			c.add(ruleRAGGradeQID.At(c.ds.Path(r.Loc), int(r.Line), "/qid", "qid %q is not a loaded question", clip(g.QID, 60)))
 		}
 	}
 }
@@ -989,10 +989,10 @@ func (c *checker) checkConfigFrozen() {
 			}
 		}
 		if len(absent) > 0 {
-			c.add(ruleRAGConfigUnfrozen.At(r.Path, r.Line, "", "config.yaml lacks %d of the %d keys seed 003 §10 freezes: %s", len(absent), len(FrozenConfigKeys), strings.Join(absent, ", ")))
+			c.add(ruleRAGConfigUnfrozen.At(c.ds.Path(r.Loc), int(r.Line), "", "config.yaml lacks %d of the %d keys seed 003 §10 freezes: %s", len(absent), len(FrozenConfigKeys), strings.Join(absent, ", ")))
 		}
 		if len(blank) > 0 {
-			c.add(ruleRAGConfigUnfrozen.At(r.Path, r.Line, jsonl.Pointer(blank[0]), "config.yaml leaves %d identity key(s) blank, so they are not frozen: %s", len(blank), strings.Join(blank, ", ")).
+			c.add(ruleRAGConfigUnfrozen.At(c.ds.Path(r.Loc), int(r.Line), jsonl.Pointer(blank[0]), "config.yaml leaves %d identity key(s) blank, so they are not frozen: %s", len(blank), strings.Join(blank, ", ")).
 				WithHint("Record the hash / commit / digest, or write unknown when it cannot be known (seed 003 §10)."))
 		}
 	}
@@ -1029,7 +1029,7 @@ type uncheckedDocs struct {
 	line          map[string]int
 }
 
-func (ix *ragIndex) noteUnchecked(l dataset.Loc, doc string, hashOnly bool) {
+func (ix *ragIndex) noteUnchecked(l dataset.Where, doc string, hashOnly bool) {
 	u := ix.unchecked[l.Path]
 	if u == nil {
 		u = &uncheckedDocs{line: map[string]int{}}

@@ -120,20 +120,20 @@ func (c *checker) checkResults() {
 		}
 		allAtoms[a.V.AtomID] = true
 		atomsOnly[a.V.AtomID] = true
-		if byFile[a.Path] == nil {
-			byFile[a.Path] = map[string]bool{}
+		if byFile[c.ds.Path(a.Loc)] == nil {
+			byFile[c.ds.Path(a.Loc)] = map[string]bool{}
 		}
-		byFile[a.Path][a.V.AtomID] = true
+		byFile[c.ds.Path(a.Loc)][a.V.AtomID] = true
 	}
 	for _, ch := range c.ds.Chunks {
 		if !ch.Typed {
 			continue
 		}
 		allAtoms[ch.V.ChunkID] = true
-		if byFile[ch.Path] == nil {
-			byFile[ch.Path] = map[string]bool{}
+		if byFile[c.ds.Path(ch.Loc)] == nil {
+			byFile[c.ds.Path(ch.Loc)] = map[string]bool{}
 		}
-		byFile[ch.Path][ch.V.ChunkID] = true
+		byFile[c.ds.Path(ch.Loc)][ch.V.ChunkID] = true
 	}
 	// findTable resolves runs[].atoms ("corpus/atoms.jsonl") to a loaded file:
 	// the bundle's entry first, then any loaded file whose path ends with it.
@@ -165,28 +165,28 @@ func (c *checker) checkResults() {
 		}
 		res := r.V
 		if len(ids) == 0 {
-			if once.first(ruleResultNoItems.Code, r.Path) {
-				c.add(ruleResultNoItems.At(r.Path, 0, "", "no question set was loaded, so item_ids in this file are not checked"))
+			if once.first(ruleResultNoItems.Code, c.ds.Path(r.Loc)) {
+				c.add(ruleResultNoItems.At(c.ds.Path(r.Loc), 0, "", "no question set was loaded, so item_ids in this file are not checked"))
 			}
 		} else if !ids[res.ItemID] {
-			c.add(ruleResultItem.At(r.Path, r.Line, "/item_id", "item_id %q is not the id of any loaded question", res.ItemID))
+			c.add(ruleResultItem.At(c.ds.Path(r.Loc), int(r.Line), "/item_id", "item_id %q is not the id of any loaded question", res.ItemID))
 		}
-		k := r.Path + "\x00" + res.Run + "\x00" + res.ItemID
+		k := c.ds.Path(r.Loc) + "\x00" + res.Run + "\x00" + res.ItemID
 		if f, dup := first[k]; dup {
-			c.add(ruleResultDuplicate.At(r.Path, r.Line, "", "run %q already has a result for item %q (first at %s)", res.Run, res.ItemID, loc(f)))
+			c.add(ruleResultDuplicate.At(c.ds.Path(r.Loc), int(r.Line), "", "run %q already has a result for item %q (first at %s)", res.Run, res.ItemID, c.loc(f)))
 		} else {
 			first[k] = r.Loc
 		}
 
 		if v := strings.TrimSpace(res.Verdict); v != "" && answer.Verdict(v) == "" {
-			c.add(ruleResultVerdict.At(r.Path, r.Line, "/verdict", "verdict %q does not read as A, B or tie", res.Verdict))
+			c.add(ruleResultVerdict.At(c.ds.Path(r.Loc), int(r.Line), "/verdict", "verdict %q does not read as A, B or tie", res.Verdict))
 		}
 
-		bpath, _ := splitPath(r.Path)
+		bpath, _ := splitPath(c.ds.Path(r.Loc))
 		if bpath == "" {
 			// a loose results.jsonl pairs with a loose run_config.json of
 			// its folder (the readers keep that as a pseudo-bundle)
-			bpath = path.Dir(r.Path)
+			bpath = path.Dir(c.ds.Path(r.Loc))
 		}
 		var table map[string]bool
 		var named string
@@ -198,8 +198,8 @@ func (c *checker) checkResults() {
 					break
 				}
 			}
-			if !listed && once.first(ruleResultRunUnlisted.Code+"\x00"+res.Run, r.Path) {
-				c.add(ruleResultRunUnlisted.At(r.Path, r.Line, "/run", "run %q is not described in %s", res.Run, b.RunConfig.Path))
+			if !listed && once.first(ruleResultRunUnlisted.Code+"\x00"+res.Run, c.ds.Path(r.Loc)) {
+				c.add(ruleResultRunUnlisted.At(c.ds.Path(r.Loc), int(r.Line), "/run", "run %q is not described in %s", res.Run, c.ds.Path(b.RunConfig.Loc)))
 			}
 		}
 		if len(res.Retrieved) == 0 {
@@ -210,18 +210,18 @@ func (c *checker) checkResults() {
 			rids[i] = ret.ID
 		}
 		if i, j := firstRepeat(rids); i >= 0 {
-			c.add(ruleResultRankedDuplicate.At(r.Path, r.Line, jsonl.Pointer("retrieved", j), "retrieved repeats %q at position %d (first at %d); it is scored at its first rank only", rids[j], j, i))
+			c.add(ruleResultRankedDuplicate.At(c.ds.Path(r.Loc), int(r.Line), jsonl.Pointer("retrieved", j), "retrieved repeats %q at position %d (first at %d); it is scored at its first rank only", rids[j], j, i))
 		}
 		if scores, ok := allScores(res.Retrieved); ok {
 			if j := firstRise(scores); j > 0 {
-				c.add(ruleResultScoresOrder.At(r.Path, r.Line, jsonl.Pointer("retrieved", j, "score"), "retrieved is not in score order: %g at position %d follows %g; the list is scored in score order, so %q ranks before %q", scores[j], j, scores[j-1], rids[j], rids[j-1]))
+				c.add(ruleResultScoresOrder.At(c.ds.Path(r.Loc), int(r.Line), jsonl.Pointer("retrieved", j, "score"), "retrieved is not in score order: %g at position %d follows %g; the list is scored in score order, so %q ranks before %q", scores[j], j, scores[j-1], rids[j], rids[j-1]))
 			}
 		}
 		if named != "" {
 			table = findTable(bpath, named)
 			if table == nil {
-				if once.first(ruleResultAtomTable.Code+"\x00"+res.Run, r.Path) {
-					c.add(ruleResultAtomTable.At(r.Path, r.Line, "/run", "run %q names atom table %q, which was not loaded", res.Run, named))
+				if once.first(ruleResultAtomTable.Code+"\x00"+res.Run, c.ds.Path(r.Loc)) {
+					c.add(ruleResultAtomTable.At(c.ds.Path(r.Loc), int(r.Line), "/run", "run %q names atom table %q, which was not loaded", res.Run, named))
 				}
 				continue
 			}
@@ -231,7 +231,7 @@ func (c *checker) checkResults() {
 			table = allAtoms
 		} else {
 			if b2IDs[res.ItemID] && once.first(ruleResultNoAtomTable.Code+"\x00"+res.Run, "") {
-				c.add(ruleResultNoAtomTable.At(r.Path, r.Line, "/retrieved", "run %q retrieves ids for b-2 item %q, but no atom table was loaded: its b-2 retrieval figures (recall, hit, mrr, ndcg, temporal and holder correctness) are left out", res.Run, res.ItemID))
+				c.add(ruleResultNoAtomTable.At(c.ds.Path(r.Loc), int(r.Line), "/retrieved", "run %q retrieves ids for b-2 item %q, but no atom table was loaded: its b-2 retrieval figures (recall, hit, mrr, ndcg, temporal and holder correctness) are left out", res.Run, res.ItemID))
 			}
 			continue
 		}
@@ -245,7 +245,7 @@ func (c *checker) checkResults() {
 			}
 		}
 		if bad > 0 {
-			c.add(ruleResultAtomUnknown.At(r.Path, r.Line, jsonl.Pointer("retrieved", firstBad),
+			c.add(ruleResultAtomUnknown.At(c.ds.Path(r.Loc), int(r.Line), jsonl.Pointer("retrieved", firstBad),
 				"%d of %d retrieved ids are not in the atom table (first: %q)", bad, len(res.Retrieved), res.Retrieved[firstBad].ID))
 		}
 	}

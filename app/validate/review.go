@@ -95,10 +95,10 @@ func (c *checker) checkApprovals() {
 		}
 		d := &r.V
 		if !securityPassed(d) {
-			c.add(ruleRAGApprovalVoid.At(r.Path, r.Line, "/security_review", "document %q is CLOUD_APPROVED, but its security_review is %s, not passed: that is no approval", d.DocID, stateName(d.SecurityReview)))
+			c.add(ruleRAGApprovalVoid.At(c.ds.Path(r.Loc), int(r.Line), "/security_review", "document %q is CLOUD_APPROVED, but its security_review is %s, not passed: that is no approval", d.DocID, stateName(d.SecurityReview)))
 		}
 		if miss := unboundFields(d); len(miss) > 0 {
-			c.add(ruleRAGApprovalVoid.At(r.Path, r.Line, "/"+miss[0], "document %q is CLOUD_APPROVED, but the approval does not bind %s (empty): that is no approval", d.DocID, strings.Join(miss, ", ")))
+			c.add(ruleRAGApprovalVoid.At(c.ds.Path(r.Loc), int(r.Line), "/"+miss[0], "document %q is CLOUD_APPROVED, but the approval does not bind %s (empty): that is no approval", d.DocID, strings.Join(miss, ", ")))
 		}
 	}
 }
@@ -141,8 +141,8 @@ func (c *checker) checkEvidenceApproved(ix *ragIndex) {
 		} else if bad > 1 {
 			scope = fmt.Sprintf("%d of its %d required evidence groups lie", bad, required)
 		}
-		c.add(ruleRAGEvidenceUnapproved.At(r.Path, r.Line, jsonl.Pointer("gold_evidence_groups", first)+"/doc_id",
+		c.add(ruleRAGEvidenceUnapproved.At(c.ds.Path(r.Loc), int(r.Line), jsonl.Pointer("gold_evidence_groups", first)+"/doc_id",
 			"question %q cannot be answered by a compliant run: %s in documents that are not approved (first: %q %s, %s)",
-			r.V.QID, scope, firstDoc, firstWhy, loc(firstLoc)))
+			r.V.QID, scope, firstDoc, firstWhy, c.loc(firstLoc)))
 	}
 }

@@ -69,33 +69,33 @@ func (c *checker) checkTables() {
 	}
 	for _, r := range c.ds.Chunks {
 		if r.Typed {
-			check(r.Path, r.Line, tableKey{r.V.ChunkID, "/chunk_id", "chunk_id " + strconv.Quote(r.V.ChunkID)}, tables)
-			observed(r.Path, r.Line, r.V.ObservedAt)
+			check(c.ds.Path(r.Loc), int(r.Line), tableKey{r.V.ChunkID, "/chunk_id", "chunk_id " + strconv.Quote(r.V.ChunkID)}, tables)
+			observed(c.ds.Path(r.Loc), int(r.Line), r.V.ObservedAt)
 		}
 	}
 	for _, r := range c.ds.Atoms {
 		if r.Typed {
-			check(r.Path, r.Line, tableKey{r.V.AtomID, "/atom_id", "atom_id " + strconv.Quote(r.V.AtomID)}, tables)
-			observed(r.Path, r.Line, r.V.ObservedAt)
+			check(c.ds.Path(r.Loc), int(r.Line), tableKey{r.V.AtomID, "/atom_id", "atom_id " + strconv.Quote(r.V.AtomID)}, tables)
+			observed(c.ds.Path(r.Loc), int(r.Line), r.V.ObservedAt)
 		}
 	}
 	for _, r := range c.ds.Documents {
 		if r.Typed && r.V.DocID != "" {
 			k := r.V.DocID + "\x00" + r.V.DocumentVersionID
-			check(r.Path, r.Line, tableKey{k, "/doc_id", "document " + strconv.Quote(r.V.DocID) + ver(r.V.DocumentVersionID)}, tables)
+			check(c.ds.Path(r.Loc), int(r.Line), tableKey{k, "/doc_id", "document " + strconv.Quote(r.V.DocID) + ver(r.V.DocumentVersionID)}, tables)
 		}
 	}
 	for _, r := range c.ds.Pages {
 		if r.Typed && r.V.DocID != "" {
 			k := r.V.DocID + "\x00" + r.V.DocumentVersionID + "\x00" + strconv.Itoa(r.V.PageNo)
-			check(r.Path, r.Line, tableKey{k, "/page_no", "page " + strconv.Itoa(r.V.PageNo) + " of " + strconv.Quote(r.V.DocID) + ver(r.V.DocumentVersionID)}, tables)
+			check(c.ds.Path(r.Loc), int(r.Line), tableKey{k, "/page_no", "page " + strconv.Itoa(r.V.PageNo) + " of " + strconv.Quote(r.V.DocID) + ver(r.V.DocumentVersionID)}, tables)
 		}
 	}
 	for _, r := range c.ds.Corpus {
 		if r.Typed && r.V.SourceID != "" {
 			k := r.V.SourceID + "\x00" + r.V.Revision
 			p := jsonl.Pointer("source_id")
-			check(r.Path, r.Line, tableKey{k, p, "source " + strconv.Quote(r.V.SourceID) + " at revision " + strconv.Quote(r.V.Revision)}, tables)
+			check(c.ds.Path(r.Loc), int(r.Line), tableKey{k, p, "source " + strconv.Quote(r.V.SourceID) + " at revision " + strconv.Quote(r.V.Revision)}, tables)
 		}
 	}
 }

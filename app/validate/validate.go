@@ -13,7 +13,6 @@ package validate
 
 import (
 	"sort"
-	"strconv"
 	"strings"
 
 	"eval752/app/dataset"
@@ -136,12 +135,7 @@ func splitPath(p string) (bundle, entry string) {
 }
 
 // loc renders "path:line" for messages that name another record.
-func loc(l dataset.Loc) string {
-	if l.Line > 0 {
-		return l.Path + ":" + strconv.Itoa(l.Line)
-	}
-	return l.Path
-}
+func (c *checker) loc(l dataset.Loc) string { return c.ds.Where(l).String() }
 
 // onceKey remembers (code, path) pairs so that a "companion file absent"
 // finding is raised once per set file, not once per line.

@@ -52,7 +52,7 @@ func TestRunNormalises(t *testing.T) {
 		t.Errorf("Run(empty) = %v", got)
 	}
 	ds := items(goodMCQ, patch(goodMCQ, "answer", "B"), patch(goodMCQ, "answer", "B"), patch(goodMCQ, "inputs/text", ""))()
-	got := Run(ds, DefaultOptions())
+	got := Run(withFiles(ds), DefaultOptions())
 	for i := 1; i < len(got); i++ {
 		if finding.Less(got[i], got[i-1]) {
 			t.Errorf("findings out of order at %d:\n%s", i, dump(got))
@@ -73,7 +73,7 @@ func TestUntypedSkipped(t *testing.T) {
 	if ds.Items[0].Typed {
 		t.Fatal("fixture should not decode")
 	}
-	if got := Run(ds, DefaultOptions()); len(got) != 0 {
+	if got := Run(withFiles(ds), DefaultOptions()); len(got) != 0 {
 		t.Errorf("untyped record produced findings:\n%s", dump(got))
 	}
 }
@@ -90,10 +90,10 @@ func TestBadInputNoPanic(t *testing.T) {
 		`{"answer":{"a":1},"answer_format":"list"}`,
 	}
 	ds := b2(odd...)()
-	_ = Run(ds, DefaultOptions())
+	_ = Run(withFiles(ds), DefaultOptions())
 	ds2 := ragDS(ragFiles{questions: []string{`{"qid":"q","gold_evidence_groups":[{"char_start":5,"char_end":100000,"evidence_text":"a"}]}`},
 		docs: []string{`{"doc_id":"","text":""}`}, pages: []string{`{"doc_id":"","page_no":1,"char_start":90,"char_end":10,"text":"abc"}`}})()
-	_ = Run(ds2, DefaultOptions())
+	_ = Run(withFiles(ds2), DefaultOptions())
 }
 
 // TestOneDefectOneFinding: a rule stays silent at a value the schema already
@@ -107,7 +107,7 @@ func TestOneDefectOneFinding(t *testing.T) {
 	ds.Findings = finding.List{{Severity: finding.Error, Code: "schema.range", Path: "q.jsonl", Line: 1,
 		Pointer: "/gold_evidence_groups/0/page_no", Message: "must be >= 1 but found 0"}}
 	var got []string
-	for _, f := range Run(ds, DefaultOptions()) {
+	for _, f := range Run(withFiles(ds), DefaultOptions()) {
 		if f.Code == "rag.page" {
 			got = append(got, fmt.Sprintf("%s:%d:%s", f.Path, f.Line, f.Pointer))
 		}
