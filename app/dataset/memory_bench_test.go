@@ -21,12 +21,12 @@ import (
 // memBudget is docs/formats.md's budget, bytes kept per record, by
 // benchmark. Keep the two in step.
 var memBudget = map[string]float64{
-	"Items":         480, // eval752 item with choices and meta (measured 421)
-	"ItemsSmall":    320, // issue 10's ≈ 100-byte freeform item (278)
-	"Results":       340, // results.jsonl line with response, latency, usage (301)
-	"B2":            520, // (466)
-	"RAGQuestions":  720, // seed-003 question with one evidence group (647)
-	"RAGChunks":     570, // seed-003 chunk of ≈ 250 bytes of text (489)
+	"Items":         472, // eval752 item with choices and meta (measured 398)
+	"ItemsSmall":    312, // issue 10's ≈ 100-byte freeform item (270)
+	"Results":       332, // results.jsonl line with response, latency, usage (292)
+	"B2":            512, // (458–459)
+	"RAGQuestions":  712, // seed-003 question with one evidence group (638)
+	"RAGChunks":     562, // seed-003 chunk of ≈ 250 bytes of text (477)
 	"TREC":          110, // one run line (100)
 	"Qrels":         95,  // one qrels line (82)
 	"LMEvalSamples": 840, // lm-eval sample line (760)
