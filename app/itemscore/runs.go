@@ -1,6 +1,7 @@
 package itemscore
 
 import (
+	"eval752/app/report"
 	"fmt"
 	"path"
 	"slices"
@@ -30,11 +31,11 @@ type output struct {
 	latency      *float64
 	inTok, outTk *int
 	cost         *float64
-	stages       map[string]float64 // seed 003 latency_ms per stage (without "total")
-	first        []string           // a reranking prediction's first-stage list (RERANK_* attribution)
-	reranked     bool               // the ranking is a reranked list
+	stages       report.Values // seed 003 latency_ms per stage (without "total")
+	first        []string      // a reranking prediction's first-stage list (RERANK_* attribution)
+	reranked     bool          // the ranking is a reranked list
 	citations    []model.Citation
-	usage        map[string]float64 // every usage entry (tokens by kind, *_calls)
+	usage        report.Values // every usage entry (tokens by kind, *_calls)
 }
 
 type retrieved struct {
@@ -185,7 +186,7 @@ func collectRuns(ds *dataset.Dataset, byID map[string]int) []*runOut {
 		if res.Usage != nil {
 			in, out := res.Usage.InputTokens, res.Usage.OutputTokens
 			o.inTok, o.outTk = &in, &out
-			o.usage = map[string]float64{"input_tokens": float64(in), "output_tokens": float64(out)}
+			o.usage = report.Values{{Name: "input_tokens", Value: float64(in)}, {Name: "output_tokens", Value: float64(out)}}
 		}
 		ui, ok := byID[res.ItemID]
 		r.add(ui, ok, res.ItemID, o)
@@ -379,18 +380,12 @@ func predOutput(p *model.RAGPrediction, ids []string, scores []float64) *output 
 		o.latency = &total
 		for k, v := range p.LatencyMS {
 			if k != "total" {
-				if o.stages == nil {
-					o.stages = map[string]float64{}
-				}
-				o.stages[k] = v
+				o.stages.Set(k, v)
 			}
 		}
 	}
 	if len(p.Usage) > 0 {
-		o.usage = make(map[string]float64, len(p.Usage))
-		for k, v := range p.Usage {
-			o.usage[k] = v
-		}
+		o.usage = report.ValuesOf(p.Usage)
 		if v, ok := p.Usage["cost_usd"]; ok {
 			o.cost = &v
 		}

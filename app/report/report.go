@@ -147,7 +147,7 @@ type RunItem struct {
 	Correct   *bool              `json:"correct,omitempty"`
 	Missing   bool               `json:"missing,omitempty"`
 	Retrieved []RetrievedMark    `json:"retrieved,omitempty"`
-	Scores    map[string]float64 `json:"scores,omitempty"` // per-item metric values
+	Scores    Values             `json:"scores,omitempty"` // per-item metric values
 	// Flags are what the scorer noticed on this item (duplicate-retrieved,
 	// unknown-id, ambiguous-gold, unresolved-judgment, scores-ignored,
 	// duplicate-result); docs/metrics.md says what each means.

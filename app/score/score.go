@@ -263,12 +263,12 @@ func usageStage(kind string) string {
 
 // orderedKeys lists the keys any item of the shown runs has in the map got
 // returns, first in the order of first, then the others sorted.
-func (v *view) orderedKeys(first []string, got func(it *itemscore.ItemScore) map[string]float64, skip func(string) bool) []string {
+func (v *view) orderedKeys(first []string, got func(it *itemscore.ItemScore) report.Values, skip func(string) bool) []string {
 	have := map[string]bool{}
 	for r := range v.runs {
 		for i := range v.set.Units {
 			it := v.item(r, i)
-			for k := range got(it) {
+			for k := range got(it).Names() {
 				if !skip(k) {
 					have[k] = true
 				}
@@ -294,13 +294,13 @@ func (v *view) orderedKeys(first []string, got func(it *itemscore.ItemScore) map
 // <stage>_calls, else 1 when the item has the stage's latency or tokens,
 // else none (false).
 func itemCalls(it *itemscore.ItemScore, stage string) (float64, bool) {
-	if n, ok := it.Usage[stage+"_calls"]; ok {
+	if n, ok := it.Usage.Get(stage + "_calls"); ok {
 		return n, true
 	}
-	if _, ok := it.Stages[stage]; ok {
+	if it.Stages.Has(stage) {
 		return 1, true
 	}
-	for k := range it.Usage {
+	for k := range it.Usage.Names() {
 		if usageStage(k) == stage {
 			return 1, true
 		}
@@ -329,11 +329,11 @@ func (v *view) stageRows() []rowDef {
 		return f
 	}
 	isCalls := func(k string) bool { return strings.HasSuffix(k, "_calls") }
-	stages := v.orderedKeys(stageOrder, func(it *itemscore.ItemScore) map[string]float64 { return it.Stages }, func(string) bool { return false })
+	stages := v.orderedKeys(stageOrder, func(it *itemscore.ItemScore) report.Values { return it.Stages }, func(string) bool { return false })
 	for _, st := range stages {
 		d := mustDesc("latency_ms.<stage>")
 		d.Name = "latency_ms." + st
-		get := func(it *itemscore.ItemScore) (float64, bool) { x, ok := it.Stages[st]; return x, ok }
+		get := func(it *itemscore.ItemScore) (float64, bool) { return it.Stages.Get(st) }
 		for _, q := range []struct {
 			label string
 			p     float64
@@ -343,11 +343,11 @@ func (v *view) stageRows() []rowDef {
 			}})
 		}
 	}
-	kinds := v.orderedKeys(usageOrder, func(it *itemscore.ItemScore) map[string]float64 { return it.Usage }, isCalls)
+	kinds := v.orderedKeys(usageOrder, func(it *itemscore.ItemScore) report.Values { return it.Usage }, isCalls)
 	for _, k := range kinds {
 		d := mustDesc("usage.<kind>")
 		d.Name = "usage." + k
-		get := func(it *itemscore.ItemScore) (float64, bool) { x, ok := it.Usage[k]; return x, ok }
+		get := func(it *itemscore.ItemScore) (float64, bool) { return it.Usage.Get(k) }
 		rows = append(rows,
 			rowDef{Label: d.Name + " (sum)", Desc: d, Fig: func(r, s int) figure {
 				return fig(r, s, get, func(x []float64, f *figure) {
@@ -382,7 +382,7 @@ func (v *view) stageRows() []rowDef {
 			callStages = append(callStages, st)
 		}
 	}
-	for _, k := range v.orderedKeys(nil, func(it *itemscore.ItemScore) map[string]float64 { return it.Usage }, func(k string) bool { return !isCalls(k) }) {
+	for _, k := range v.orderedKeys(nil, func(it *itemscore.ItemScore) report.Values { return it.Usage }, func(k string) bool { return !isCalls(k) }) {
 		if st := strings.TrimSuffix(k, "_calls"); !slices.Contains(callStages, st) {
 			callStages = append(callStages, st)
 		}
