@@ -136,7 +136,7 @@ func (sc *scorer) scoreGeneration(u *unitSpec, o *output, r *runOut, it *ItemSco
 		}
 	}
 	if cited > 0 {
-		v.Set("citation.precision", float64(supporting) / float64(cited))
+		v.Set("citation.precision", float64(supporting)/float64(cited))
 	}
 	if !groups {
 		return

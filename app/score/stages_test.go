@@ -23,7 +23,7 @@ func stageSet() *itemscore.Set {
 			Stages: report.ValuesOf(map[string]float64{"retrieve": retrieve[i]}),
 			Usage:  report.ValuesOf(map[string]float64{"llm_input_tokens": llmIn[i]})}
 		if i < 2 {
-			it.Stages.Set("embedding", float64(5 + 2*i))
+			it.Stages.Set("embedding", float64(5+2*i))
 			it.Usage.Set("rerank_calls", 2)
 		}
 		rs.Items = append(rs.Items, it)
