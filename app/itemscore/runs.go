@@ -52,7 +52,7 @@ type runOut struct {
 	// this reranked run's first-stage twin is not made (a note says so)
 	twinClash bool
 	atoms     string // atom table path from run_config.json ("" = every atom)
-	byUnit    map[int]*output
+	byUnit    outputs
 	dupUnits  map[int]bool
 	unknown   []string
 	unknownOK map[string]bool
@@ -94,6 +94,9 @@ type caps struct{ retrieves, answers, refuses bool }
 func (r *runOut) computeSetCaps(units []*unitSpec) {
 	r.setCaps = map[string]caps{}
 	for ui, o := range r.byUnit {
+		if o == nil {
+			continue
+		}
 		set := units[ui].Set
 		c := r.setCaps[set]
 		c.retrieves = c.retrieves || o.retrieved != nil
@@ -130,11 +133,31 @@ func (r *runOut) add(ui int, found bool, id string, o *output) {
 		}
 		return
 	}
-	if _, dup := r.byUnit[ui]; dup {
+	if r.byUnit.at(ui) != nil {
 		r.dupUnits[ui] = true
 		return
 	}
-	r.byUnit[ui] = o
+	r.byUnit.set(ui, o)
+}
+
+// outputs are a run's outputs by unit index (nil: no result): a slice, 8
+// bytes a unit, where a map cost ≈ 40; Score drops each once it is scored.
+type outputs []*output
+
+// at returns unit ui's output (nil when none).
+func (os outputs) at(ui int) *output {
+	if ui < 0 || ui >= len(os) {
+		return nil
+	}
+	return os[ui]
+}
+
+// set makes o unit ui's output, growing os as needed.
+func (os *outputs) set(ui int, o *output) {
+	if ui >= len(*os) {
+		*os = append(*os, make(outputs, ui+1-len(*os))...)
+	}
+	(*os)[ui] = o
 }
 
 // collectRuns gathers every run of results.jsonl and seed-003 predictions,
@@ -147,7 +170,7 @@ func collectRuns(ds *dataset.Dataset, byID map[string]int) []*runOut {
 				return r
 			}
 		}
-		r := &runOut{name: name, byUnit: map[int]*output{}, dupUnits: map[int]bool{}, unknownOK: map[string]bool{}}
+		r := &runOut{name: name, dupUnits: map[int]bool{}, unknownOK: map[string]bool{}}
 		runs = append(runs, r)
 		return r
 	}

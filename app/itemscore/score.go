@@ -47,6 +47,9 @@ func Score(ds *dataset.Dataset, opt Options) (*Set, error) {
 	sc := newScorer(ds, opt, units)
 	sc.qrels = cq
 	runs := collectRuns(ds, byID)
+	if opt.DropRecords {
+		ds.Results, ds.Runs, ds.Preds = nil, nil, nil
+	}
 	if opt.Runs != nil {
 		runs = slices.DeleteFunc(runs, func(r *runOut) bool { return !slices.Contains(opt.Runs, r.name) })
 	}
@@ -77,11 +80,14 @@ func Score(ds *dataset.Dataset, opt Options) (*Set, error) {
 		rs.ConfigPath, rs.Config = runConfig(ds, r)
 		rs.Dirs = slices.Clone(r.dirs)
 		parallel(len(units), func(i int) {
-			if !slices.Contains(rs.Sets, units[i].Set) || units[i].peer != nil && r.fromPeer && r.byUnit[i] == nil {
+			if !slices.Contains(rs.Sets, units[i].Set) || units[i].peer != nil && r.fromPeer && r.byUnit.at(i) == nil {
 				rs.Items[i] = ItemScore{OutOfScope: true, Values: report.Values{}, Detail: report.RunItem{Run: r.name}}
 				return
 			}
 			rs.Items[i] = sc.scoreItem(units[i], i, r)
+			if i < len(r.byUnit) {
+				r.byUnit[i] = nil // scored: what the item keeps of it is in rs.Items[i]
+			}
 		})
 		for ui, recs := range reviewed[r.name] {
 			it := &rs.Items[ui]
@@ -122,7 +128,10 @@ func Score(ds *dataset.Dataset, opt Options) (*Set, error) {
 // widen the scope.
 func runScope(units []*unitSpec, r *runOut) []string {
 	has := map[string]bool{}
-	for ui := range r.byUnit {
+	for ui, o := range r.byUnit {
+		if o == nil {
+			continue
+		}
 		has[units[ui].Set] = true
 	}
 	sets := []string{}
@@ -313,7 +322,7 @@ func (sc *scorer) viewQ(u *unitSpec, atoms, qk string) *goldView {
 
 // scoreItem scores unit u (index ui) for run r.
 func (sc *scorer) scoreItem(u *unitSpec, ui int, r *runOut) ItemScore {
-	o := r.byUnit[ui]
+	o := r.byUnit.at(ui)
 	it := ItemScore{Detail: report.RunItem{Run: r.name}}
 	if o == nil {
 		it.Missing = true

@@ -513,7 +513,7 @@ func streamRunFile(ctx context.Context, in TRECFile, maxLine int64, sc *scorer, 
 	if hasAny {
 		rs.Sets = []string{"trec"}
 	}
-	empty := &runOut{name: runName, byUnit: map[int]*output{}, setCaps: map[string]caps{"trec": {retrieves: true}}}
+	empty := &runOut{name: runName, setCaps: map[string]caps{"trec": {retrieves: true}}}
 	for ui, u := range sc.units {
 		switch {
 		case matched[ui]:

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"eval752/app/itemscore"
 	"eval752/app/metrics"
@@ -308,24 +309,38 @@ func itemCalls(it *itemscore.ItemScore, stage string) (float64, bool) {
 	return 0, false
 }
 
+// stagePool holds stageRows' value buffers.
+var stagePool = sync.Pool{New: func() any { return new([]float64) }}
+
+// sortedQuantile is stats.Quantile(x, p) sorting x in place (x is a
+// scratch buffer) instead of a copy: NaN when x is empty.
+func sortedQuantile(x []float64, p float64) float64 {
+	if len(x) == 0 {
+		return math.NaN()
+	}
+	slices.Sort(x)
+	return stats.OrderStat(x, p)
+}
+
 // stageRows are seed 003 §8's cost view: per-stage latency p50 / p95,
 // tokens by kind (sum and per 1000 queries), and call counts per stage.
 func (v *view) stageRows() []rowDef {
 	var rows []rowDef
-	values := func(r int, s stratum, get func(it *itemscore.ItemScore) (float64, bool)) []float64 {
-		var out []float64
-		for _, i := range s.Idx {
-			it := v.item(r, i)
-			if x, ok := get(it); ok {
-				out = append(out, x)
+	// the values of one figure go into a buffer of stagePool (stat
+	// reads them, sorts them at most, keeps none): one buffer per worker
+	// instead of a grown slice per row, run and stratum
+	fig := func(r, s int, get func(it *itemscore.ItemScore) (float64, bool), stat func(x []float64, f *figure)) figure {
+		buf := stagePool.Get().(*[]float64)
+		x := (*buf)[:0]
+		for _, i := range v.strata[s].Idx {
+			if y, ok := get(v.item(r, i)); ok {
+				x = append(x, y)
 			}
 		}
-		return out
-	}
-	fig := func(r, s int, get func(it *itemscore.ItemScore) (float64, bool), stat func(x []float64, f *figure)) figure {
-		x := values(r, v.strata[s], get)
 		f := figure{Value: math.NaN(), Lo: math.NaN(), Hi: math.NaN(), N: len(x), Denom: v.scoped(r, v.strata[s])}
 		stat(x, &f)
+		*buf = x[:0]
+		stagePool.Put(buf)
 		return f
 	}
 	isCalls := func(k string) bool { return strings.HasSuffix(k, "_calls") }
@@ -339,7 +354,7 @@ func (v *view) stageRows() []rowDef {
 			p     float64
 		}{{"p50", 0.50}, {"p95", 0.95}} {
 			rows = append(rows, rowDef{Label: d.Name + " " + q.label, Desc: d, Fig: func(r, s int) figure {
-				return fig(r, s, get, func(x []float64, f *figure) { f.Value = stats.Quantile(x, q.p); f.NoCI = true; f.Digits = 1 })
+				return fig(r, s, get, func(x []float64, f *figure) { f.Value = sortedQuantile(x, q.p); f.NoCI = true; f.Digits = 1 })
 			}})
 		}
 	}
