@@ -80,7 +80,11 @@ func scoreSet(ctx context.Context, inputs []dataset.Input, o ScoreOptions, runs 
 		return nil, nil, err
 	}
 	out = &Scored{Inputs: nonNilInputs(v.Inputs), Findings: v.Findings, v: v}
+	// the records are read once, here: the run records go as the set is
+	// built, the rest once it is (the reports need only the set)
+	opt.Items.DropRecords = true
 	set, err = v.set(opt.Items)
+	v.ds = nil
 	if err != nil {
 		v.Release()
 		return nil, nil, err

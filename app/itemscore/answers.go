@@ -2,6 +2,7 @@ package itemscore
 
 import (
 	"encoding/json"
+	"eval752/app/report"
 	"regexp"
 	"strings"
 
@@ -37,19 +38,19 @@ func abstained(o *output, refusals *answer.Refusals) bool {
 // an empty answer scores (0), and the refusal indicators read "did not
 // refuse". It returns the response shown to people and the primary
 // correctness (nil when the unit has none).
-func scoreAnswer(u *unitSpec, o *output, run *runOut, refusals *answer.Refusals, v map[string]float64) (string, *bool) {
+func scoreAnswer(u *unitSpec, o *output, run *runOut, refusals *answer.Refusals, v *report.Values) (string, *bool) {
 	if o == nil {
 		o = &output{}
 	}
 	resp := responseText(o)
 	var correct *bool
 	set := func(name string, ok bool) {
-		v[name] = b01(ok)
+		v.Set(name, b01(ok))
 	}
 	if u.peer != nil {
 		// a peer tool's item: the tool's own score and verdict
 		if o.toolScore != nil {
-			v["tool.score"] = *o.toolScore
+			v.Set("tool.score", *o.toolScore)
 		}
 		c := o.passed != nil && *o.passed
 		set("answer.correct", c)
@@ -114,7 +115,7 @@ func scoreAnswer(u *unitSpec, o *output, run *runOut, refusals *answer.Refusals,
 }
 
 // scoreItemAnswer scores an eval752 item by type (seed 004).
-func scoreItemAnswer(it *model.Item, o *output, resp string, run *runOut, v map[string]float64) *bool {
+func scoreItemAnswer(it *model.Item, o *output, resp string, run *runOut, v *report.Values) *bool {
 	var c bool
 	switch it.Type {
 	case model.TypeMCQSingle:
@@ -129,32 +130,32 @@ func scoreItemAnswer(it *model.Item, o *output, resp string, run *runOut, v map[
 			chosen = answer.SplitChoices(*o.response)
 		}
 		exact, jac := answer.MCQMulti(chosen, it.Choices, rawStrings(it.Answer))
-		v["answer.mcq_partial"] = jac
+		v.Set("answer.mcq_partial", jac)
 		c = exact
 	case model.TypeCode:
 		if !run.passes {
 			return nil
 		}
 		c = o.passed != nil && *o.passed
-		v["code.passed"] = b01(c)
+		v.Set("code.passed", b01(c))
 	case model.TypeJudgePairwise:
 		ref := answer.Verdict(rawString(it.Answer))
 		got := answer.Verdict(o.verdict)
 		if got == "" && o.response != nil {
 			got = answer.Verdict(*o.response)
 		}
-		v["judge.a_win"] = b01(got == "A")
-		v["judge.b_win"] = b01(got == "B")
-		v["judge.tie"] = b01(got == "tie")
+		v.Set("judge.a_win", b01(got == "A"))
+		v.Set("judge.b_win", b01(got == "B"))
+		v.Set("judge.tie", b01(got == "tie"))
 		c = got != "" && got == ref
-		v["judge.agree"] = b01(c)
+		v.Set("judge.agree", b01(c))
 	default: // freeform and unknown types: text comparison
 		ref := rawString(it.Answer)
 		refs := append([]string{ref}, aliases(it.Meta)...)
 		c = textValues(resp, refs, v)
 		if n, ok := numericRef(ref); ok {
 			num, _ := answer.Numeric(resp, n, answer.Tolerance{})
-			v["answer.numeric"] = b01(num)
+			v.Set("answer.numeric", b01(num))
 			c = num
 		}
 	}
@@ -164,7 +165,7 @@ func scoreItemAnswer(it *model.Item, o *output, resp string, run *runOut, v map[
 // scoreB2Answer scores a b-2 answer: a number (answer_format int / float, or
 // a JSON number) numerically, a list by requiring every element in the
 // response, a string as text.
-func scoreB2Answer(b *model.B2, resp string, v map[string]float64) *bool {
+func scoreB2Answer(b *model.B2, resp string, v *report.Values) *bool {
 	var raw any
 	_ = json.Unmarshal(b.Answer, &raw)
 	var c bool
@@ -173,7 +174,7 @@ func scoreB2Answer(b *model.B2, resp string, v map[string]float64) *bool {
 		ref := strings.TrimSpace(string(b.Answer))
 		c = textValues(resp, []string{ref}, v)
 		num, _ := answer.Numeric(resp, answer.Number{Value: x}, answer.Tolerance{})
-		v["answer.numeric"] = b01(num)
+		v.Set("answer.numeric", b01(num))
 		c = num
 	case []any:
 		all := len(x) > 0
@@ -188,15 +189,15 @@ func scoreB2Answer(b *model.B2, resp string, v map[string]float64) *bool {
 		if len(x) > 0 {
 			cov /= float64(len(x))
 		}
-		v["answer.substring"] = b01(all)
-		v["answer.bigram"] = cov
+		v.Set("answer.substring", b01(all))
+		v.Set("answer.bigram", cov)
 		c = all
 	default:
 		ref := anyText(raw)
 		c = textValues(resp, []string{ref}, v)
 		if n, ok := numericRef(ref); ok && (b.AnswerFormat == "int" || b.AnswerFormat == "float") {
 			num, _ := answer.Numeric(resp, n, answer.Tolerance{})
-			v["answer.numeric"] = b01(num)
+			v.Set("answer.numeric", b01(num))
 			c = num
 		}
 	}
@@ -206,7 +207,7 @@ func scoreB2Answer(b *model.B2, resp string, v map[string]float64) *bool {
 // textValues sets answer.exact / alias / substring / bigram against refs
 // (refs[0] is the reference, the rest its aliases) and returns the text
 // verdict: an exact or alias match, or the reference inside the response.
-func textValues(resp string, refs []string, v map[string]float64) bool {
+func textValues(resp string, refs []string, v *report.Values) bool {
 	var clean []string
 	for _, r := range refs {
 		if answer.Normalize(r) != "" {
@@ -216,12 +217,12 @@ func textValues(resp string, refs []string, v map[string]float64) bool {
 	exact := len(refs) > 0 && answer.Exact(resp, refs[0])
 	alias := answer.Alias(resp, clean)
 	sub := answer.Substring(resp, clean)
-	v["answer.exact"] = b01(exact)
+	v.Set("answer.exact", b01(exact))
 	if len(clean) > 1 {
-		v["answer.alias"] = b01(alias)
+		v.Set("answer.alias", b01(alias))
 	}
-	v["answer.substring"] = b01(sub)
-	v["answer.bigram"] = answer.BestBigramCoverage(resp, clean)
+	v.Set("answer.substring", b01(sub))
+	v.Set("answer.bigram", answer.BestBigramCoverage(resp, clean))
 	return alias || sub
 }
 

@@ -40,13 +40,13 @@ func (sc *scorer) attribute(u *unitSpec, o *output, r *runOut, it *ItemScore) []
 		}
 	}
 	// refusal: an answerable item refused / an unanswerable one answered
-	if it.Values["refusal.fp"] == 1 {
+	if it.Values.At("refusal.fp") == 1 {
 		has["REFUSAL_OVER"] = true
 	}
-	if it.Values["refusal.fn"] == 1 {
+	if it.Values.At("refusal.fn") == 1 {
 		has["REFUSAL_UNDER"] = true
 	}
-	if v, ok := it.Values["answer.numeric"]; ok && v == 0 && !abstained(o, sc.refusals) {
+	if v, ok := it.Values.Get("answer.numeric"); ok && v == 0 && !abstained(o, sc.refusals) {
 		has["NUMERIC_UNIT"] = true
 	}
 	if u.rag != nil && u.Answerable {

@@ -44,7 +44,7 @@ func FlagsForParsed(d metrics.Descriptor, metric string, it *ItemScore) []string
 	var out []string
 	if d.Group == metrics.GroupRetrieval && d.Family != "judged" {
 		if d.K > 0 {
-			j, ok := it.Values["judged@"+strings.TrimPrefix(metric, d.Family+"@")]
+			j, ok := it.Values.Get("judged@" + strings.TrimPrefix(metric, d.Family+"@"))
 			if (ok && j < 1) || (!ok && it.Unjudged > 0) {
 				out = append(out, "unjudged")
 			}

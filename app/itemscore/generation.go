@@ -81,11 +81,11 @@ func assignGrades(ds *dataset.Dataset, runs []*runOut) {
 // answers), complete success, and the error indicator (runs that report
 // errors, every set).
 func (sc *scorer) scoreGeneration(u *unitSpec, o *output, r *runOut, it *ItemScore) {
-	v := it.Values
+	v := &it.Values
 	if r.reportsErrors {
-		v["system.error"] = 0
+		v.Set("system.error", 0)
 		if o == nil || o.errText != "" {
-			v["system.error"] = 1
+			v.Set("system.error", 1)
 		}
 	}
 	if u.rag == nil || !u.Answerable {
@@ -97,13 +97,14 @@ func (sc *scorer) scoreGeneration(u *unitSpec, o *output, r *runOut, it *ItemSco
 		if gr.grade >= 2 {
 			pass = 1
 		}
-		if x, ok := v["answer.numeric"]; ok && x == 0 {
+		if x, ok := v.Get("answer.numeric"); ok && x == 0 {
 			pass = 0 // §7.1: a numeric answer must also be within tolerance
 		}
-		v["answer.expert_pass"] = pass
+		v.Set("answer.expert_pass", pass)
 		if gr.hasFacts && gr.total > 0 {
 			f := float64(min(gr.supported, gr.total)) / float64(gr.total)
-			v["faithfulness"], v["no_evidence_share"] = f, 1-f
+			v.Set("faithfulness", f)
+			v.Set("no_evidence_share", 1-f)
 		}
 		if gr.unadjudicated {
 			it.Flags = append(it.Flags, "unadjudicated")
@@ -115,8 +116,8 @@ func (sc *scorer) scoreGeneration(u *unitSpec, o *output, r *runOut, it *ItemSco
 	groups := g.numGold > 0 && !g.noGroups
 	if o == nil {
 		if groups {
-			v["citation.recall"] = 0
-			v["complete_success"] = 0
+			v.Set("citation.recall", 0)
+			v.Set("complete_success", 0)
 		}
 		return
 	}
@@ -135,7 +136,7 @@ func (sc *scorer) scoreGeneration(u *unitSpec, o *output, r *runOut, it *ItemSco
 		}
 	}
 	if cited > 0 {
-		v["citation.precision"] = float64(supporting) / float64(cited)
+		v.Set("citation.precision", float64(supporting)/float64(cited))
 	}
 	if !groups {
 		return
@@ -156,17 +157,17 @@ func (sc *scorer) scoreGeneration(u *unitSpec, o *output, r *runOut, it *ItemSco
 	if len(req) > 0 {
 		recall = float64(hit) / float64(len(req))
 	}
-	v["citation.recall"] = recall
-	ok := v["answer.correct"] == 1 && cited > 0 && supporting == cited && recall == 1
-	if x, graded := v["answer.expert_pass"]; graded {
+	v.Set("citation.recall", recall)
+	ok := v.At("answer.correct") == 1 && cited > 0 && supporting == cited && recall == 1
+	if x, graded := v.Get("answer.expert_pass"); graded {
 		ok = ok && x == 1
 	}
-	if f, has := v["faithfulness"]; has {
+	if f, has := v.Get("faithfulness"); has {
 		ok = ok && f == 1
 	}
-	v["complete_success"] = 0
+	v.Set("complete_success", 0)
 	if ok {
-		v["complete_success"] = 1
+		v.Set("complete_success", 1)
 	}
 }
 

@@ -78,7 +78,7 @@ func TestGenerationFigures(t *testing.T) {
 	} {
 		v := r.Items[i].Values
 		for k, want := range w {
-			got, ok := v[k]
+			got, ok := v.Get(k)
 			switch {
 			case math.IsNaN(want) && ok:
 				t.Errorf("q%d %s = %v, want N/A", i+1, k, got)

@@ -87,7 +87,7 @@ type want struct {
 func check(t *testing.T, label string, it ItemScore, ws []want) {
 	t.Helper()
 	for _, w := range ws {
-		got, ok := it.Values[w.metric]
+		got, ok := it.Values.Get(w.metric)
 		if !ok {
 			t.Errorf("%s: %s absent, want %v (%s)", label, w.metric, w.v, w.why)
 			continue
@@ -101,7 +101,7 @@ func check(t *testing.T, label string, it ItemScore, ws []want) {
 func absent(t *testing.T, label string, it ItemScore, names ...string) {
 	t.Helper()
 	for _, n := range names {
-		if _, ok := it.Values[n]; ok {
+		if _, ok := it.Values.Get(n); ok {
 			t.Errorf("%s: %s present, want absent (not applicable)", label, n)
 		}
 	}
@@ -455,7 +455,7 @@ func TestScoreTREC(t *testing.T) {
 	if q1.Unjudged != 2 {
 		t.Errorf("Unjudged = %d, want 2", q1.Unjudged)
 	}
-	if q2 := set.Runs[0].Items[1]; !q2.Missing || q2.Values["map"] != 0 {
+	if q2 := set.Runs[0].Items[1]; !q2.Missing || q2.Values.At("map") != 0 {
 		t.Errorf("q2 should be missing with map 0 (trec_eval -c): %+v", q2)
 	}
 }
@@ -548,7 +548,7 @@ func TestRunScope(t *testing.T) {
 		{"preds", 3, false, true, 0, true, "in scope, no prediction: worst value"},
 	} {
 		it := byRun[c.run].Items[c.unit]
-		v, ok := it.Values["recall@10"]
+		v, ok := it.Values.Get("recall@10")
 		if it.OutOfScope != c.out || it.Missing != c.miss || ok != c.hasRecall || v != c.recall10 {
 			t.Errorf("%s/%s: out=%v missing=%v recall@10=%v (present %v); want out=%v missing=%v recall@10=%v (present %v): %s",
 				c.run, set.Units[c.unit].ID, it.OutOfScope, it.Missing, v, ok, c.out, c.miss, c.recall10, c.hasRecall, c.why)

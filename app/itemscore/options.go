@@ -29,6 +29,12 @@ type Options struct {
 	StrongScore float64
 	// Runs restricts scoring to these run names (nil = every run).
 	Runs []string
+	// DropRecords lets Score drop the run records of the dataset it scores
+	// (ds.Results, ds.Runs, ds.Preds: set to nil) once it has gathered the
+	// runs' outputs from them, so that they and the set being built do not
+	// peak together. For a caller that reads none of them afterwards
+	// (`eval752 score`, `compare`); not echoed in the report.
+	DropRecords bool
 }
 
 // DefaultOptions returns cutoffs {1,5,10,20,50}, depth 50, the default

@@ -1,6 +1,7 @@
 package itemscore
 
 import (
+	"eval752/app/report"
 	"fmt"
 	"path"
 	"slices"
@@ -30,11 +31,11 @@ type output struct {
 	latency      *float64
 	inTok, outTk *int
 	cost         *float64
-	stages       map[string]float64 // seed 003 latency_ms per stage (without "total")
-	first        []string           // a reranking prediction's first-stage list (RERANK_* attribution)
-	reranked     bool               // the ranking is a reranked list
+	stages       report.Values // seed 003 latency_ms per stage (without "total")
+	first        []string      // a reranking prediction's first-stage list (RERANK_* attribution)
+	reranked     bool          // the ranking is a reranked list
 	citations    []model.Citation
-	usage        map[string]float64 // every usage entry (tokens by kind, *_calls)
+	usage        report.Values // every usage entry (tokens by kind, *_calls)
 }
 
 type retrieved struct {
@@ -51,7 +52,7 @@ type runOut struct {
 	// this reranked run's first-stage twin is not made (a note says so)
 	twinClash bool
 	atoms     string // atom table path from run_config.json ("" = every atom)
-	byUnit    map[int]*output
+	byUnit    outputs
 	dupUnits  map[int]bool
 	unknown   []string
 	unknownOK map[string]bool
@@ -93,6 +94,9 @@ type caps struct{ retrieves, answers, refuses bool }
 func (r *runOut) computeSetCaps(units []*unitSpec) {
 	r.setCaps = map[string]caps{}
 	for ui, o := range r.byUnit {
+		if o == nil {
+			continue
+		}
 		set := units[ui].Set
 		c := r.setCaps[set]
 		c.retrieves = c.retrieves || o.retrieved != nil
@@ -129,11 +133,31 @@ func (r *runOut) add(ui int, found bool, id string, o *output) {
 		}
 		return
 	}
-	if _, dup := r.byUnit[ui]; dup {
+	if r.byUnit.at(ui) != nil {
 		r.dupUnits[ui] = true
 		return
 	}
-	r.byUnit[ui] = o
+	r.byUnit.set(ui, o)
+}
+
+// outputs are a run's outputs by unit index (nil: no result): a slice, 8
+// bytes a unit, where a map cost ≈ 40; Score drops each once it is scored.
+type outputs []*output
+
+// at returns unit ui's output (nil when none).
+func (os outputs) at(ui int) *output {
+	if ui < 0 || ui >= len(os) {
+		return nil
+	}
+	return os[ui]
+}
+
+// set makes o unit ui's output, growing os as needed.
+func (os *outputs) set(ui int, o *output) {
+	if ui >= len(*os) {
+		*os = append(*os, make(outputs, ui+1-len(*os))...)
+	}
+	(*os)[ui] = o
 }
 
 // collectRuns gathers every run of results.jsonl and seed-003 predictions,
@@ -146,7 +170,7 @@ func collectRuns(ds *dataset.Dataset, byID map[string]int) []*runOut {
 				return r
 			}
 		}
-		r := &runOut{name: name, byUnit: map[int]*output{}, dupUnits: map[int]bool{}, unknownOK: map[string]bool{}}
+		r := &runOut{name: name, dupUnits: map[int]bool{}, unknownOK: map[string]bool{}}
 		runs = append(runs, r)
 		return r
 	}
@@ -185,7 +209,7 @@ func collectRuns(ds *dataset.Dataset, byID map[string]int) []*runOut {
 		if res.Usage != nil {
 			in, out := res.Usage.InputTokens, res.Usage.OutputTokens
 			o.inTok, o.outTk = &in, &out
-			o.usage = map[string]float64{"input_tokens": float64(in), "output_tokens": float64(out)}
+			o.usage = report.Values{{Name: "input_tokens", Value: float64(in)}, {Name: "output_tokens", Value: float64(out)}}
 		}
 		ui, ok := byID[res.ItemID]
 		r.add(ui, ok, res.ItemID, o)
@@ -379,18 +403,12 @@ func predOutput(p *model.RAGPrediction, ids []string, scores []float64) *output 
 		o.latency = &total
 		for k, v := range p.LatencyMS {
 			if k != "total" {
-				if o.stages == nil {
-					o.stages = map[string]float64{}
-				}
-				o.stages[k] = v
+				o.stages.Set(k, v)
 			}
 		}
 	}
 	if len(p.Usage) > 0 {
-		o.usage = make(map[string]float64, len(p.Usage))
-		for k, v := range p.Usage {
-			o.usage[k] = v
-		}
+		o.usage = report.ValuesOf(p.Usage)
 		if v, ok := p.Usage["cost_usd"]; ok {
 			o.cost = &v
 		}

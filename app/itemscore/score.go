@@ -47,6 +47,9 @@ func Score(ds *dataset.Dataset, opt Options) (*Set, error) {
 	sc := newScorer(ds, opt, units)
 	sc.qrels = cq
 	runs := collectRuns(ds, byID)
+	if opt.DropRecords {
+		ds.Results, ds.Runs, ds.Preds = nil, nil, nil
+	}
 	if opt.Runs != nil {
 		runs = slices.DeleteFunc(runs, func(r *runOut) bool { return !slices.Contains(opt.Runs, r.name) })
 	}
@@ -77,11 +80,14 @@ func Score(ds *dataset.Dataset, opt Options) (*Set, error) {
 		rs.ConfigPath, rs.Config = runConfig(ds, r)
 		rs.Dirs = slices.Clone(r.dirs)
 		parallel(len(units), func(i int) {
-			if !slices.Contains(rs.Sets, units[i].Set) || units[i].peer != nil && r.fromPeer && r.byUnit[i] == nil {
-				rs.Items[i] = ItemScore{OutOfScope: true, Values: map[string]float64{}, Detail: report.RunItem{Run: r.name}}
+			if !slices.Contains(rs.Sets, units[i].Set) || units[i].peer != nil && r.fromPeer && r.byUnit.at(i) == nil {
+				rs.Items[i] = ItemScore{OutOfScope: true, Values: report.Values{}, Detail: report.RunItem{Run: r.name}}
 				return
 			}
 			rs.Items[i] = sc.scoreItem(units[i], i, r)
+			if i < len(r.byUnit) {
+				r.byUnit[i] = nil // scored: what the item keeps of it is in rs.Items[i]
+			}
 		})
 		for ui, recs := range reviewed[r.name] {
 			it := &rs.Items[ui]
@@ -122,7 +128,10 @@ func Score(ds *dataset.Dataset, opt Options) (*Set, error) {
 // widen the scope.
 func runScope(units []*unitSpec, r *runOut) []string {
 	has := map[string]bool{}
-	for ui := range r.byUnit {
+	for ui, o := range r.byUnit {
+		if o == nil {
+			continue
+		}
 		has[units[ui].Set] = true
 	}
 	sets := []string{}
@@ -313,8 +322,8 @@ func (sc *scorer) viewQ(u *unitSpec, atoms, qk string) *goldView {
 
 // scoreItem scores unit u (index ui) for run r.
 func (sc *scorer) scoreItem(u *unitSpec, ui int, r *runOut) ItemScore {
-	o := r.byUnit[ui]
-	it := ItemScore{Values: map[string]float64{}, Detail: report.RunItem{Run: r.name}}
+	o := r.byUnit.at(ui)
+	it := ItemScore{Detail: report.RunItem{Run: r.name}}
 	if o == nil {
 		it.Missing = true
 		it.Detail.Missing = true
@@ -327,7 +336,7 @@ func (sc *scorer) scoreItem(u *unitSpec, ui int, r *runOut) ItemScore {
 	// a TREC query has no answer and no answerability: only its ranking
 	// is scored (refusal F1 on it would count a non-refusal as right)
 	if u.trec == nil && (c.answers || (c.refuses && u.item == nil && u.peer == nil)) {
-		resp, correct := scoreAnswer(u, o, r, sc.refusals, it.Values)
+		resp, correct := scoreAnswer(u, o, r, sc.refusals, &it.Values)
 		it.Detail.Response = resp
 		it.Detail.Correct = correct
 	}
@@ -365,8 +374,9 @@ func (sc *scorer) scoreItem(u *unitSpec, ui int, r *runOut) ItemScore {
 	it.Errors = sc.attribute(u, o, r, &it)
 	it.Detail.Errors = it.Errors
 	if it.Missing {
-		worst(it.Values)
+		worst(&it.Values)
 	}
+	it.Values = it.Values.Compact()
 	it.Detail.Scores = it.Values
 	it.Detail.Flags = it.Flags
 	return it
@@ -376,24 +386,28 @@ func (sc *scorer) scoreItem(u *unitSpec, ui int, r *runOut) ItemScore {
 // otherwise (false_recall), so a missing result never helps a run. Refusal
 // indicators are left as computed ("did not refuse"); judged@k, which
 // describes the returned candidates, does not apply.
-func worst(v map[string]float64) {
-	for name := range v {
-		if strings.HasPrefix(name, "refusal.") {
-			continue // indicators: a missing result simply did not refuse
-		}
-		if strings.HasPrefix(name, "judged@") {
+func worst(v *report.Values) {
+	out := (*v)[:0]
+	for _, e := range *v {
+		name := e.Name
+		switch {
+		case strings.HasPrefix(name, "refusal."):
+			// indicators: a missing result simply did not refuse
+		case strings.HasPrefix(name, "judged@"):
 			// a diagnostic of the candidates a run returned, not a
 			// score: a missing result returned none to judge
-			delete(v, name)
 			continue
+		default:
+			d, err := metrics.Parse(name)
+			if err == nil && !d.HigherIsBetter && d.Binary {
+				e.Value = 1
+			} else {
+				e.Value = 0
+			}
 		}
-		d, err := metrics.Parse(name)
-		if err == nil && !d.HigherIsBetter && d.Binary {
-			v[name] = 1
-		} else {
-			v[name] = 0
-		}
+		out = append(out, e)
 	}
+	*v = out
 }
 
 // scoreRetrieval fills the retrieval and safety values of one unit.
@@ -476,7 +490,7 @@ func (sc *scorer) scoreRetrieval(u *unitSpec, o *output, r *runOut, it *ItemScor
 	q.Abstained = abstained(o, sc.refusals)
 	put := func(family string, k int) {
 		m := bindMetric(family, k)
-		it.Values[m.name] = m.f.Compute(q, k)
+		it.Values.Set(m.name, m.f.Compute(q, k))
 	}
 	if g.hasRetrieval {
 		bound := sc.retrieval[0]
@@ -574,7 +588,7 @@ func groupFamily(name string) bool {
 // counts the unjudged candidates within Depth (flag "unjudged").
 func (sc *scorer) scoreRanking(q *metrics.Query, bound []boundMetric, it *ItemScore) {
 	for _, m := range bound {
-		it.Values[m.name] = m.f.Compute(q, m.k)
+		it.Values.Set(m.name, m.f.Compute(q, m.k))
 	}
 	it.Unjudged = metrics.Unjudged(q, sc.opt.Depth)
 	if it.Unjudged > 0 {
@@ -659,7 +673,7 @@ func presentMetrics(set *Set, opt Options) []metrics.Descriptor {
 	have := map[string]bool{}
 	for _, rs := range set.Runs {
 		for _, it := range rs.Items {
-			for k := range it.Values {
+			for k := range it.Values.Names() {
 				have[k] = true
 			}
 		}

@@ -72,7 +72,7 @@ func (s *Set) OnlySplit(name string) (*Set, error) {
 	have := map[string]bool{}
 	for _, rs := range out.Runs {
 		for _, it := range rs.Items {
-			for k := range it.Values {
+			for k := range it.Values.Names() {
 				have[k] = true
 			}
 		}

@@ -513,7 +513,7 @@ func streamRunFile(ctx context.Context, in TRECFile, maxLine int64, sc *scorer, 
 	if hasAny {
 		rs.Sets = []string{"trec"}
 	}
-	empty := &runOut{name: runName, byUnit: map[int]*output{}, setCaps: map[string]caps{"trec": {retrieves: true}}}
+	empty := &runOut{name: runName, setCaps: map[string]caps{"trec": {retrieves: true}}}
 	for ui, u := range sc.units {
 		switch {
 		case matched[ui]:
@@ -521,7 +521,7 @@ func streamRunFile(ctx context.Context, in TRECFile, maxLine int64, sc *scorer, 
 		case hasAny:
 			items[ui] = sc.scoreItem(u, ui, empty)
 		default:
-			items[ui] = ItemScore{OutOfScope: true, Values: map[string]float64{}, Detail: report.RunItem{Run: runName}}
+			items[ui] = ItemScore{OutOfScope: true, Values: report.Values{}, Detail: report.RunItem{Run: runName}}
 		}
 	}
 	return rs, info, fs, records, dups, nil
@@ -645,7 +645,7 @@ type trecScratch struct {
 // unjudged count (scoreRanking) and the item browser's marks
 // (appendRetrieved) are scoreRetrieval's own.
 func (sc *scorer) scoreTRECQuery(u *unitSpec, docs []retrieved, run string, bound []boundMetric, scr *trecScratch) ItemScore {
-	it := ItemScore{Values: make(map[string]float64, len(bound)), Detail: report.RunItem{Run: run}}
+	it := ItemScore{Values: make(report.Values, 0, len(bound)), Detail: report.RunItem{Run: run}}
 	g := sc.view(u, "")
 	clear(scr.seen)
 	cands := scr.cands[:0]

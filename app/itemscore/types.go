@@ -55,7 +55,7 @@ type ItemScore struct {
 	// Values holds metric name → value for the metrics applicable to this
 	// unit (e.g. no ndcg for an unanswerable item; no answer metrics when the
 	// run has no answer). NaN never appears: not applicable = absent.
-	Values map[string]float64 `json:"values"`
+	Values report.Values `json:"values"`
 	// Unjudged is the number of retrieved candidates within the scoring depth
 	// that have no judgment (seed 003: unjudged ≠ 0).
 	Unjudged int `json:"unjudged"`
@@ -72,8 +72,8 @@ type ItemScore struct {
 	// entry of the result (tokens by kind: embedding_tokens, rerank_tokens,
 	// llm_input_tokens, llm_output_tokens; input_tokens / output_tokens of
 	// results.jsonl; <stage>_calls when the result counts calls).
-	Stages map[string]float64 `json:"stages,omitempty"`
-	Usage  map[string]float64 `json:"usage,omitempty"`
+	Stages report.Values `json:"stages,omitempty"`
+	Usage  report.Values `json:"usage,omitempty"`
 	// Errors are the seed 003 §9 codes eval752 attributes to this item
 	// (taxonomy order; docs/metrics.md gives each rule).
 	Errors []string `json:"errors,omitempty"`

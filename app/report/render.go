@@ -312,7 +312,7 @@ func WriteItemsCSV(w io.Writer, items []ItemDetail) error {
 	var metrics []string
 	for i := range items {
 		for _, r := range items[i].Runs {
-			for k := range r.Scores {
+			for k := range r.Scores.Names() {
 				if !seen[k] {
 					seen[k] = true
 					metrics = append(metrics, k)
@@ -351,7 +351,7 @@ func WriteItemsCSV(w io.Writer, items []ItemDetail) error {
 			rec := append(append([]string{}, base...), CSVText(r.Response), verdict, CSVText(strings.Join(r.Flags, "; ")))
 			rec[1] = CSVText(r.Run)
 			for _, m := range metrics {
-				if v, ok := r.Scores[m]; ok {
+				if v, ok := r.Scores.Get(m); ok {
 					rec = append(rec, CSVNumber(v))
 				} else {
 					rec = append(rec, "")

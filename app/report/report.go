@@ -142,12 +142,12 @@ type GoldDetail struct {
 
 // RunItem is what one run did on an item.
 type RunItem struct {
-	Run       string             `json:"run"`
-	Response  string             `json:"response,omitempty"`
-	Correct   *bool              `json:"correct,omitempty"`
-	Missing   bool               `json:"missing,omitempty"`
-	Retrieved []RetrievedMark    `json:"retrieved,omitempty"`
-	Scores    map[string]float64 `json:"scores,omitempty"` // per-item metric values
+	Run       string          `json:"run"`
+	Response  string          `json:"response,omitempty"`
+	Correct   *bool           `json:"correct,omitempty"`
+	Missing   bool            `json:"missing,omitempty"`
+	Retrieved []RetrievedMark `json:"retrieved,omitempty"`
+	Scores    Values          `json:"scores,omitempty"` // per-item metric values
 	// Flags are what the scorer noticed on this item (duplicate-retrieved,
 	// unknown-id, ambiguous-gold, unresolved-judgment, scores-ignored,
 	// duplicate-result); docs/metrics.md says what each means.

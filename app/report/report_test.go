@@ -127,8 +127,8 @@ func TestWriteItemsCSV(t *testing.T) {
 	yes, no := true, false
 	items := []ItemDetail{
 		{ID: "q1", Path: "a.jsonl", Line: 1, Question: "2+2?", Reference: "4", Strata: map[string]string{"split": "test", "type": "mcq"},
-			Runs: []RunItem{{Run: "A", Response: "4", Correct: &yes, Scores: map[string]float64{"answer.correct": 1}},
-				{Run: "B", Response: "5", Correct: &no, Flags: []string{"x", "y"}, Scores: map[string]float64{"answer.correct": 0, "ndcg@10": 2.0 / 3}}}},
+			Runs: []RunItem{{Run: "A", Response: "4", Correct: &yes, Scores: ValuesOf(map[string]float64{"answer.correct": 1})},
+				{Run: "B", Response: "5", Correct: &no, Flags: []string{"x", "y"}, Scores: ValuesOf(map[string]float64{"answer.correct": 0, "ndcg@10": 2.0 / 3})}}},
 		{ID: "q2", Path: "a.jsonl", Line: 2},
 		{ID: "q3", Path: "a.jsonl", Line: 3, Runs: []RunItem{{Run: "A", Missing: true}}},
 	}
@@ -161,7 +161,7 @@ func TestCSVFormulaGuard(t *testing.T) {
 	var b strings.Builder
 	correct := true
 	items := []ItemDetail{{ID: "q1", Question: "=HYPERLINK(\"x\")", Reference: "42",
-		Runs: []RunItem{{Run: "r", Response: "=1+1", Correct: &correct, Scores: map[string]float64{"delta": -0.5}}}}}
+		Runs: []RunItem{{Run: "r", Response: "=1+1", Correct: &correct, Scores: ValuesOf(map[string]float64{"delta": -0.5})}}}}
 	if err := WriteItemsCSV(&b, items); err != nil {
 		t.Fatal(err)
 	}

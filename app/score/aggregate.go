@@ -253,7 +253,7 @@ func newView(set *itemscore.Set, opt Options) *view {
 					continue
 				}
 				it := &rs.Items[i]
-				x, ok := it.Values[d.Name]
+				x, ok := it.Values.Get(d.Name)
 				if !ok || math.IsNaN(x) || math.IsInf(x, 0) {
 					continue // not applicable; a non-finite value is treated the same
 				}
@@ -679,9 +679,9 @@ func (v *view) refusal(r int, s stratum) (refusalCounts, bool) {
 			continue
 		}
 		it := rs.Items[i]
-		tp, ok1 := it.Values["refusal.tp"]
-		fp, ok2 := it.Values["refusal.fp"]
-		fn, ok3 := it.Values["refusal.fn"]
+		tp, ok1 := it.Values.Get("refusal.tp")
+		fp, ok2 := it.Values.Get("refusal.fp")
+		fn, ok3 := it.Values.Get("refusal.fn")
 		if !ok1 && !ok2 && !ok3 {
 			continue
 		}

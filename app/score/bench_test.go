@@ -1,6 +1,7 @@
 package score
 
 import (
+	"eval752/app/report"
 	"fmt"
 	"math/rand/v2"
 	"testing"
@@ -48,7 +49,7 @@ func largeSet(tb testing.TB, n int) *itemscore.Set {
 				v["refusal.tp"] = float64(r.IntN(2))
 				v["refusal.fn"] = 1 - v["refusal.tp"]
 			}
-			rs.Items = append(rs.Items, itemscore.ItemScore{Values: v})
+			rs.Items = append(rs.Items, itemscore.ItemScore{Values: report.ValuesOf(v)})
 		}
 		set.Runs = append(set.Runs, rs)
 	}

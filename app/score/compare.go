@@ -343,7 +343,7 @@ func (v *view) pairRows() []pairRow {
 		}
 	}
 	// Per-stage latency percentiles (seed 003 §8).
-	stages := v.orderedKeys(stageOrder, func(it *itemscore.ItemScore) map[string]float64 { return it.Stages }, func(string) bool { return false })
+	stages := v.orderedKeys(stageOrder, func(it *itemscore.ItemScore) report.Values { return it.Stages }, func(string) bool { return false })
 	for _, st := range stages {
 		d := mustDesc("latency_ms.<stage>")
 		d.Name = "latency_ms." + st
@@ -351,7 +351,7 @@ func (v *view) pairRows() []pairRow {
 			out := make([]float64, len(v.set.Units))
 			for i := range out {
 				out[i] = math.NaN()
-				if x, ok := v.item(r, i).Stages[st]; ok {
+				if x, ok := v.item(r, i).Stages.Get(st); ok {
 					out[i] = x
 				}
 			}

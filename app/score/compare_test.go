@@ -34,8 +34,8 @@ func pairSet(t testing.TB, n, bOnly, cOnly int) *itemscore.Set {
 		case i%2 == 0:
 			x, y = 1, 1
 		}
-		a.Items = append(a.Items, itemscore.ItemScore{Values: map[string]float64{"answer.correct": x}})
-		b.Items = append(b.Items, itemscore.ItemScore{Values: map[string]float64{"answer.correct": y}})
+		a.Items = append(a.Items, itemscore.ItemScore{Values: report.ValuesOf(map[string]float64{"answer.correct": x})})
+		b.Items = append(b.Items, itemscore.ItemScore{Values: report.ValuesOf(map[string]float64{"answer.correct": y})})
 	}
 	set.Runs = []itemscore.RunScores{a, b}
 	return set
@@ -199,10 +199,10 @@ func TestCompareFlagsAndTruth(t *testing.T) {
 		Metrics: []metrics.Descriptor{desc(t, "mrr")},
 		Runs: []itemscore.RunScores{
 			{Run: "a", Qrels: []string{"runs/a/qrels.tsv"}, Items: []itemscore.ItemScore{
-				{Values: map[string]float64{"mrr": 1}}, {Values: map[string]float64{"mrr": 0.5}}}},
+				{Values: report.ValuesOf(map[string]float64{"mrr": 1})}, {Values: report.ValuesOf(map[string]float64{"mrr": 0.5})}}},
 			{Run: "b", Items: []itemscore.ItemScore{
-				{Values: map[string]float64{"mrr": 0}, Unjudged: 2, Flags: []string{"unjudged"}},
-				{Missing: true, Values: map[string]float64{"mrr": 0}}}},
+				{Values: report.ValuesOf(map[string]float64{"mrr": 0}), Unjudged: 2, Flags: []string{"unjudged"}},
+				{Missing: true, Values: report.ValuesOf(map[string]float64{"mrr": 0})}}},
 		},
 	}
 	rep, err := Compare(set, "a", "b", DefaultOptions())
@@ -248,8 +248,8 @@ func TestRerankGainTarget(t *testing.T) {
 			Units:   []itemscore.Unit{{ID: "u1", Set: "rag", Answerable: true}, {ID: "u2", Set: "rag", Answerable: true}},
 			Metrics: []metrics.Descriptor{desc(t, "ndcg@10")},
 			Runs: []itemscore.RunScores{
-				{Run: a, Items: []itemscore.ItemScore{{Values: map[string]float64{"ndcg@10": 0.5}}, {Values: map[string]float64{"ndcg@10": 0.5}}}},
-				{Run: "x", Reranked: true, Items: []itemscore.ItemScore{{Values: map[string]float64{"ndcg@10": b1}}, {Values: map[string]float64{"ndcg@10": 0.5}}}},
+				{Run: a, Items: []itemscore.ItemScore{{Values: report.ValuesOf(map[string]float64{"ndcg@10": 0.5})}, {Values: report.ValuesOf(map[string]float64{"ndcg@10": 0.5})}}},
+				{Run: "x", Reranked: true, Items: []itemscore.ItemScore{{Values: report.ValuesOf(map[string]float64{"ndcg@10": b1})}, {Values: report.ValuesOf(map[string]float64{"ndcg@10": 0.5})}}},
 			},
 		}
 	}
@@ -279,8 +279,8 @@ func TestSameQrelsContentOneTruth(t *testing.T) {
 			Units:   []itemscore.Unit{{ID: "u1", Answerable: true}},
 			Metrics: []metrics.Descriptor{desc(t, "mrr")},
 			Runs: []itemscore.RunScores{
-				{Run: "a", Qrels: []string{"runs/a/qrels.tsv"}, QrelsDigest: []string{"aa"}, Items: []itemscore.ItemScore{{Values: map[string]float64{"mrr": 1}}}},
-				{Run: "b", Qrels: []string{"runs/b/qrels.tsv"}, QrelsDigest: []string{shaB}, Items: []itemscore.ItemScore{{Values: map[string]float64{"mrr": 0.5}}}},
+				{Run: "a", Qrels: []string{"runs/a/qrels.tsv"}, QrelsDigest: []string{"aa"}, Items: []itemscore.ItemScore{{Values: report.ValuesOf(map[string]float64{"mrr": 1})}}},
+				{Run: "b", Qrels: []string{"runs/b/qrels.tsv"}, QrelsDigest: []string{shaB}, Items: []itemscore.ItemScore{{Values: report.ValuesOf(map[string]float64{"mrr": 0.5})}}},
 			},
 		}
 	}

@@ -35,7 +35,7 @@ func manySet(t *testing.T) *itemscore.Set {
 					v["mrr"] = 0.5
 				}
 			}
-			runs[k].Items = append(runs[k].Items, itemscore.ItemScore{Values: v})
+			runs[k].Items = append(runs[k].Items, itemscore.ItemScore{Values: report.ValuesOf(v)})
 		}
 	}
 	set.Runs = runs

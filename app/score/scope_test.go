@@ -18,10 +18,10 @@ func scopeSet(t testing.TB) *itemscore.Set {
 		return itemscore.Unit{ID: id, Set: set, Format: "x", Strata: map[string]string{"set": set}, Answerable: true}
 	}
 	in := func(v float64) itemscore.ItemScore {
-		return itemscore.ItemScore{Values: map[string]float64{"recall@10": v}}
+		return itemscore.ItemScore{Values: report.ValuesOf(map[string]float64{"recall@10": v})}
 	}
-	miss := itemscore.ItemScore{Missing: true, Values: map[string]float64{"recall@10": 0}}
-	out := itemscore.ItemScore{OutOfScope: true, Values: map[string]float64{}}
+	miss := itemscore.ItemScore{Missing: true, Values: report.ValuesOf(map[string]float64{"recall@10": 0})}
+	out := itemscore.ItemScore{OutOfScope: true, Values: report.ValuesOf(map[string]float64{})}
 	return &itemscore.Set{
 		Units:   []itemscore.Unit{u("b1", "b2"), u("b2", "b2"), u("r1", "rag"), u("r2", "rag")},
 		Metrics: []metrics.Descriptor{desc(t, "recall@10")},
@@ -116,7 +116,7 @@ func TestThresholdPerSet(t *testing.T) {
 	set := scopeSet(t)
 	set.Units = append(set.Units, itemscore.Unit{ID: "v1", Set: "v2", Strata: map[string]string{"set": "v2"}})
 	for i := range set.Runs {
-		set.Runs[i].Items = append(set.Runs[i].Items, itemscore.ItemScore{Values: map[string]float64{}})
+		set.Runs[i].Items = append(set.Runs[i].Items, itemscore.ItemScore{Values: report.ValuesOf(map[string]float64{})})
 	}
 	v := newView(set, DefaultOptions().normalized())
 	idx := map[string]int{}
@@ -177,8 +177,8 @@ func TestRerankTargets(t *testing.T) {
 	// both runs scored on b-2 and seed-003 units: targets of both seeds
 	// apply on "all"; y reranks
 	set.Runs[0].Sets = []string{"b2", "rag"}
-	set.Runs[0].Items[2] = itemscore.ItemScore{Values: map[string]float64{"recall@10": 1}}
-	set.Runs[0].Items[3] = itemscore.ItemScore{Values: map[string]float64{"recall@10": 1}}
+	set.Runs[0].Items[2] = itemscore.ItemScore{Values: report.ValuesOf(map[string]float64{"recall@10": 1})}
+	set.Runs[0].Items[3] = itemscore.ItemScore{Values: report.ValuesOf(map[string]float64{"recall@10": 1})}
 	set.Runs[1].Reranked = true
 	v := newView(set, DefaultOptions().normalized())
 	s := 0 // all units
@@ -211,13 +211,13 @@ func TestTargetsFollowTheRun(t *testing.T) {
 	set.Metrics = []metrics.Descriptor{desc(t, "recall@10"), desc(t, "mrr@10")}
 	for i := range set.Runs[0].Items {
 		if !set.Runs[0].Items[i].OutOfScope {
-			set.Runs[0].Items[i].Values["mrr@10"] = 1
+			set.Runs[0].Items[i].Values.Set("mrr@10", 1)
 		}
 	}
 	rv := func(v float64) itemscore.ItemScore {
-		return itemscore.ItemScore{Values: map[string]float64{"recall@10": v, "mrr@10": v}}
+		return itemscore.ItemScore{Values: report.ValuesOf(map[string]float64{"recall@10": v, "mrr@10": v})}
 	}
-	out := itemscore.ItemScore{OutOfScope: true, Values: map[string]float64{}}
+	out := itemscore.ItemScore{OutOfScope: true, Values: report.ValuesOf(map[string]float64{})}
 	set.Runs = append(set.Runs, itemscore.RunScores{Run: "z", Sets: []string{"rag"}, Items: []itemscore.ItemScore{out, out, rv(1), rv(0)}})
 	v := newView(set, DefaultOptions().normalized())
 	x, z := 0, 2

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"eval752/app/itemscore"
 	"eval752/app/metrics"
@@ -263,12 +264,12 @@ func usageStage(kind string) string {
 
 // orderedKeys lists the keys any item of the shown runs has in the map got
 // returns, first in the order of first, then the others sorted.
-func (v *view) orderedKeys(first []string, got func(it *itemscore.ItemScore) map[string]float64, skip func(string) bool) []string {
+func (v *view) orderedKeys(first []string, got func(it *itemscore.ItemScore) report.Values, skip func(string) bool) []string {
 	have := map[string]bool{}
 	for r := range v.runs {
 		for i := range v.set.Units {
 			it := v.item(r, i)
-			for k := range got(it) {
+			for k := range got(it).Names() {
 				if !skip(k) {
 					have[k] = true
 				}
@@ -294,13 +295,13 @@ func (v *view) orderedKeys(first []string, got func(it *itemscore.ItemScore) map
 // <stage>_calls, else 1 when the item has the stage's latency or tokens,
 // else none (false).
 func itemCalls(it *itemscore.ItemScore, stage string) (float64, bool) {
-	if n, ok := it.Usage[stage+"_calls"]; ok {
+	if n, ok := it.Usage.Get(stage + "_calls"); ok {
 		return n, true
 	}
-	if _, ok := it.Stages[stage]; ok {
+	if it.Stages.Has(stage) {
 		return 1, true
 	}
-	for k := range it.Usage {
+	for k := range it.Usage.Names() {
 		if usageStage(k) == stage {
 			return 1, true
 		}
@@ -308,46 +309,60 @@ func itemCalls(it *itemscore.ItemScore, stage string) (float64, bool) {
 	return 0, false
 }
 
+// stagePool holds stageRows' value buffers.
+var stagePool = sync.Pool{New: func() any { return new([]float64) }}
+
+// sortedQuantile is stats.Quantile(x, p) sorting x in place (x is a
+// scratch buffer) instead of a copy: NaN when x is empty.
+func sortedQuantile(x []float64, p float64) float64 {
+	if len(x) == 0 {
+		return math.NaN()
+	}
+	slices.Sort(x)
+	return stats.OrderStat(x, p)
+}
+
 // stageRows are seed 003 §8's cost view: per-stage latency p50 / p95,
 // tokens by kind (sum and per 1000 queries), and call counts per stage.
 func (v *view) stageRows() []rowDef {
 	var rows []rowDef
-	values := func(r int, s stratum, get func(it *itemscore.ItemScore) (float64, bool)) []float64 {
-		var out []float64
-		for _, i := range s.Idx {
-			it := v.item(r, i)
-			if x, ok := get(it); ok {
-				out = append(out, x)
+	// the values of one figure go into a buffer of stagePool (stat
+	// reads them, sorts them at most, keeps none): one buffer per worker
+	// instead of a grown slice per row, run and stratum
+	fig := func(r, s int, get func(it *itemscore.ItemScore) (float64, bool), stat func(x []float64, f *figure)) figure {
+		buf := stagePool.Get().(*[]float64)
+		x := (*buf)[:0]
+		for _, i := range v.strata[s].Idx {
+			if y, ok := get(v.item(r, i)); ok {
+				x = append(x, y)
 			}
 		}
-		return out
-	}
-	fig := func(r, s int, get func(it *itemscore.ItemScore) (float64, bool), stat func(x []float64, f *figure)) figure {
-		x := values(r, v.strata[s], get)
 		f := figure{Value: math.NaN(), Lo: math.NaN(), Hi: math.NaN(), N: len(x), Denom: v.scoped(r, v.strata[s])}
 		stat(x, &f)
+		*buf = x[:0]
+		stagePool.Put(buf)
 		return f
 	}
 	isCalls := func(k string) bool { return strings.HasSuffix(k, "_calls") }
-	stages := v.orderedKeys(stageOrder, func(it *itemscore.ItemScore) map[string]float64 { return it.Stages }, func(string) bool { return false })
+	stages := v.orderedKeys(stageOrder, func(it *itemscore.ItemScore) report.Values { return it.Stages }, func(string) bool { return false })
 	for _, st := range stages {
 		d := mustDesc("latency_ms.<stage>")
 		d.Name = "latency_ms." + st
-		get := func(it *itemscore.ItemScore) (float64, bool) { x, ok := it.Stages[st]; return x, ok }
+		get := func(it *itemscore.ItemScore) (float64, bool) { return it.Stages.Get(st) }
 		for _, q := range []struct {
 			label string
 			p     float64
 		}{{"p50", 0.50}, {"p95", 0.95}} {
 			rows = append(rows, rowDef{Label: d.Name + " " + q.label, Desc: d, Fig: func(r, s int) figure {
-				return fig(r, s, get, func(x []float64, f *figure) { f.Value = stats.Quantile(x, q.p); f.NoCI = true; f.Digits = 1 })
+				return fig(r, s, get, func(x []float64, f *figure) { f.Value = sortedQuantile(x, q.p); f.NoCI = true; f.Digits = 1 })
 			}})
 		}
 	}
-	kinds := v.orderedKeys(usageOrder, func(it *itemscore.ItemScore) map[string]float64 { return it.Usage }, isCalls)
+	kinds := v.orderedKeys(usageOrder, func(it *itemscore.ItemScore) report.Values { return it.Usage }, isCalls)
 	for _, k := range kinds {
 		d := mustDesc("usage.<kind>")
 		d.Name = "usage." + k
-		get := func(it *itemscore.ItemScore) (float64, bool) { x, ok := it.Usage[k]; return x, ok }
+		get := func(it *itemscore.ItemScore) (float64, bool) { return it.Usage.Get(k) }
 		rows = append(rows,
 			rowDef{Label: d.Name + " (sum)", Desc: d, Fig: func(r, s int) figure {
 				return fig(r, s, get, func(x []float64, f *figure) {
@@ -382,7 +397,7 @@ func (v *view) stageRows() []rowDef {
 			callStages = append(callStages, st)
 		}
 	}
-	for _, k := range v.orderedKeys(nil, func(it *itemscore.ItemScore) map[string]float64 { return it.Usage }, func(k string) bool { return !isCalls(k) }) {
+	for _, k := range v.orderedKeys(nil, func(it *itemscore.ItemScore) report.Values { return it.Usage }, func(k string) bool { return !isCalls(k) }) {
 		if st := strings.TrimSuffix(k, "_calls"); !slices.Contains(callStages, st) {
 			callStages = append(callStages, st)
 		}

@@ -79,7 +79,7 @@ func handSet(t testing.TB) *itemscore.Set {
 	ref := func(tp, fp, fn, det int) []any {
 		return []any{"refusal.tp", tp, "refusal.fp", fp, "refusal.fn", fn, "refusal.detected", det}
 	}
-	with := func(base []any, more ...any) map[string]float64 { return vals(append(base, more...)...) }
+	with := func(base []any, more ...any) report.Values { return report.ValuesOf(vals(append(base, more...)...)) }
 	a := itemscore.RunScores{Run: "a", Unknown: []string{"zz9"}, Items: []itemscore.ItemScore{
 		{Values: with(ref(0, 0, 0, 0), "recall@10", 1, "ndcg@10", 0.6, "judged@10", 0.8, "answer.correct", 1), Unjudged: 2, Flags: []string{"unjudged"},
 			LatencyMS: fp(100), InputTokens: ip(10)},
@@ -389,7 +389,7 @@ func TestB2TargetsOnly(t *testing.T) {
 	set := &itemscore.Set{
 		Units:   []itemscore.Unit{{ID: "b1", Set: "b2", Answerable: true}},
 		Metrics: ds,
-		Runs:    []itemscore.RunScores{{Run: "r", Sets: []string{"b2"}, Items: []itemscore.ItemScore{{Values: vals}}}},
+		Runs:    []itemscore.RunScores{{Run: "r", Sets: []string{"b2"}, Items: []itemscore.ItemScore{{Values: report.ValuesOf(vals)}}}},
 	}
 	rep := Score(set, DefaultOptions())
 	targets := map[string]string{}

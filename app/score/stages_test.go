@@ -19,12 +19,12 @@ func stageSet() *itemscore.Set {
 	for i := range 4 {
 		set.Units = append(set.Units, itemscore.Unit{ID: fmt.Sprintf("q%d", i), Strata: map[string]string{}})
 		c := cost[i]
-		it := itemscore.ItemScore{Values: map[string]float64{}, CostUSD: &c,
-			Stages: map[string]float64{"retrieve": retrieve[i]},
-			Usage:  map[string]float64{"llm_input_tokens": llmIn[i]}}
+		it := itemscore.ItemScore{Values: report.ValuesOf(map[string]float64{}), CostUSD: &c,
+			Stages: report.ValuesOf(map[string]float64{"retrieve": retrieve[i]}),
+			Usage:  report.ValuesOf(map[string]float64{"llm_input_tokens": llmIn[i]})}
 		if i < 2 {
-			it.Stages["embedding"] = float64(5 + 2*i)
-			it.Usage["rerank_calls"] = 2
+			it.Stages.Set("embedding", float64(5+2*i))
+			it.Usage.Set("rerank_calls", 2)
 		}
 		rs.Items = append(rs.Items, it)
 	}
@@ -92,7 +92,7 @@ func TestComparePercentiles(t *testing.T) {
 	set := stageSet()
 	b := itemscore.RunScores{Run: "b"}
 	for _, x := range []float64{60, 15, 35, 20} { // unit order of stageSet's 40 10 30 20
-		b.Items = append(b.Items, itemscore.ItemScore{Values: map[string]float64{}, Stages: map[string]float64{"retrieve": x}})
+		b.Items = append(b.Items, itemscore.ItemScore{Values: report.ValuesOf(map[string]float64{}), Stages: report.ValuesOf(map[string]float64{"retrieve": x})})
 	}
 	set.Runs = append(set.Runs, b)
 	rep, err := Compare(set, "a", "b", DefaultOptions())
@@ -132,7 +132,7 @@ func TestUsageSumOfFractions(t *testing.T) {
 	set := stageSet()
 	for i := range set.Runs[0].Items {
 		it := &set.Runs[0].Items[i]
-		it.Usage["cost_usd"] = *it.CostUSD
+		it.Usage.Set("cost_usd", *it.CostUSD)
 	}
 	rep := Score(set, DefaultOptions())
 	for label, want := range map[string]string{

@@ -87,7 +87,7 @@ func TestTRECReference(t *testing.T) {
 				t.Errorf("%s all: denominator %d, want the 6 judged queries", metric, *c.Denom)
 			}
 		} else {
-			got = set.Runs[0].Items[unit[fs[1]]].Values[metric]
+			got = set.Runs[0].Items[unit[fs[1]]].Values.At(metric)
 		}
 		if math.Abs(got-want) > 5e-5 {
 			t.Errorf("%s %s: %v, trec_eval %v", fs[0], fs[1], got, want)
@@ -120,7 +120,7 @@ func TestTRECMissing(t *testing.T) {
 		t.Fatalf("run = %+v", rs)
 	}
 	// Query 1: top 5 = a (judged), x (unjudged): judged@5 = 1/2, Unjudged = 1; judged@1 = 1.
-	if it := rs.Items[0]; it.Values["judged@5"] != 0.5 || it.Values["judged@1"] != 1 || it.Unjudged != 1 {
+	if it := rs.Items[0]; it.Values.At("judged@5") != 0.5 || it.Values.At("judged@1") != 1 || it.Unjudged != 1 {
 		t.Errorf("query 1: %+v", it)
 	}
 	// mrr over both queries: (1 + 0)/2 with n=1, denominator 2; p@5 flagged (judged@5 < 1).

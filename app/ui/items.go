@@ -130,7 +130,7 @@ func (p *Page) itemSort() app.UI {
 	if p.ipage != nil {
 		for _, it := range p.ipage.Items {
 			for _, r := range it.Runs {
-				for k := range r.Scores {
+				for k := range r.Scores.Names() {
 					if !seen[k] {
 						seen[k] = true
 						metrics = append(metrics, k)
@@ -335,14 +335,14 @@ func renderRunItem(r report.RunItem) app.UI {
 		cls, verdict = cls+" wrong", "incorrect"
 	}
 	keys := make([]string, 0, len(r.Scores))
-	for k := range r.Scores {
+	for k := range r.Scores.Names() {
 		keys = append(keys, k)
 	}
 	sort.Strings(keys)
 	// the key metrics first; the rest (often tens of @k variants) folded
 	var head, rest []string
 	for _, k := range keyMetrics {
-		if _, ok := r.Scores[k]; ok {
+		if r.Scores.Has(k) {
 			head = append(head, k)
 		}
 	}
@@ -404,11 +404,11 @@ func renderRunItem(r report.RunItem) app.UI {
 }
 
 // scoreList is a list of per-item metric values.
-func scoreList(keys []string, scores map[string]float64) app.UI {
+func scoreList(keys []string, scores report.Values) app.UI {
 	return app.Dl().Class("scores").Body(app.Range(keys).Slice(func(i int) app.UI {
 		return app.Div().Class("kv").Attr("data-test", "item-metric").Attr("data-metric", keys[i]).Body(
 			app.Dt().Text(keys[i]),
-			app.Dd().Text(strconv.FormatFloat(scores[keys[i]], 'f', 4, 64)),
+			app.Dd().Text(strconv.FormatFloat(scores.At(keys[i]), 'f', 4, 64)),
 		)
 	}))
 }

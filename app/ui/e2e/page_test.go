@@ -469,8 +469,8 @@ func failed(r report.RunItem) bool {
 	if len(r.Scores) == 0 {
 		return false
 	}
-	for _, v := range r.Scores {
-		if v != 0 {
+	for _, e := range r.Scores {
+		if e.Value != 0 {
 			return false
 		}
 	}

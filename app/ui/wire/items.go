@@ -22,8 +22,8 @@ func Failed(ri report.RunItem) bool {
 	if len(ri.Scores) == 0 {
 		return false
 	}
-	for _, v := range ri.Scores {
-		if v != 0 {
+	for _, e := range ri.Scores {
+		if e.Value != 0 {
 			return false
 		}
 	}
@@ -40,8 +40,8 @@ func Differ(a, b report.RunItem) bool {
 	if (a.Correct == nil) != (b.Correct == nil) || (a.Correct != nil && *a.Correct != *b.Correct) {
 		return true
 	}
-	for k, va := range a.Scores {
-		if vb, ok := b.Scores[k]; ok && va != vb {
+	for k, va := range a.Scores.All() {
+		if vb, ok := b.Scores.Get(k); ok && va != vb {
 			return true
 		}
 	}
@@ -175,8 +175,7 @@ func sortItems(items []report.ItemDetail, idx []int, q ItemQuery, runA, runB str
 			if !ok {
 				return 0, false
 			}
-			v, ok := r.Scores[m]
-			return v, ok
+			return r.Scores.Get(m)
 		}
 	default:
 		if q.Desc {

@@ -64,10 +64,10 @@ func TestPageFilters(t *testing.T) {
 		// both wrong: a failure, no difference
 		{ID: "c", Runs: []report.RunItem{{Run: "r1", Correct: &no, Errors: []string{"GEN_OMISSION"}}, {Run: "r2", Correct: &no}}},
 		// retrieval only, r1 all-zero scores (failure), r2 differs on ndcg
-		{ID: "d", Runs: []report.RunItem{{Run: "r1", Scores: map[string]float64{"ndcg@10": 0, "recall@10": 0}},
-			{Run: "r2", Scores: map[string]float64{"ndcg@10": 0.5, "recall@10": 0}}}},
+		{ID: "d", Runs: []report.RunItem{{Run: "r1", Scores: report.ValuesOf(map[string]float64{"ndcg@10": 0, "recall@10": 0})},
+			{Run: "r2", Scores: report.ValuesOf(map[string]float64{"ndcg@10": 0.5, "recall@10": 0})}}},
 		// r2 missing: failure and difference
-		{ID: "e", Runs: []report.RunItem{{Run: "r1", Scores: map[string]float64{"ndcg@10": 1}}, {Run: "r2", Missing: true}}},
+		{ID: "e", Runs: []report.RunItem{{Run: "r1", Scores: report.ValuesOf(map[string]float64{"ndcg@10": 1})}, {Run: "r2", Missing: true}}},
 	}
 	ids := func(p ItemPage) string {
 		var s []string
