@@ -77,64 +77,112 @@ func SchemaName(f model.Format) string { return string(f) + ".schema.json" }
 
 const schemaBase = "https://eval752.invalid/schemas/"
 
-var (
-	compileOnce sync.Once
-	compiled    map[model.Format]*jsonschema.Schema
-	fast        map[model.Format]*fastNode // the formats whose schema has a fast check
-	compileErr  error
-)
-
-// schemas compiles every embedded schema once, from memory (AddResource);
-// the loader refuses every URL so nothing is ever fetched.
-func schemas() (map[model.Format]*jsonschema.Schema, error) {
-	compileOnce.Do(func() {
-		c := jsonschema.NewCompiler()
-		c.Draft = jsonschema.Draft2020
-		c.AssertFormat = true
-		c.LoadURL = func(s string) (io.ReadCloser, error) {
-			return nil, fmt.Errorf("schema loader disabled (offline): %s", s)
-		}
-		out := map[model.Format]*jsonschema.Schema{}
-		var errs []error
-		for _, f := range append(append([]model.Format(nil), model.SubFormats...), model.Formats...) {
-			b, err := static.Schemas.ReadFile("schemas/" + SchemaName(f))
-			if err != nil {
-				continue // formats without a JSON schema (bundle, TREC)
-			}
-			url := schemaBase + SchemaName(f)
-			if err := c.AddResource(url, bytes.NewReader(b)); err != nil {
-				errs = append(errs, fmt.Errorf("%s: %w", SchemaName(f), err))
-				continue
-			}
-			s, err := c.Compile(url)
-			if err != nil {
-				errs = append(errs, fmt.Errorf("%s: %w", SchemaName(f), err))
-				continue
-			}
-			out[f] = s
-		}
-		fast = map[model.Format]*fastNode{}
-		for f, s := range out {
-			if n := newFast(s); n != nil {
-				fast[f] = n
-			}
-		}
-		compiled, compileErr = out, errors.Join(errs...)
-	})
-	return compiled, compileErr
+// A format's schema is compiled the first time it is needed, once per
+// process: a load pays only for the formats it holds (the page's worker
+// compiles them in the background before a file is dropped, see
+// wasm/worker). One compiler serves every format, so schemas that refer to
+// one another share what is compiled.
+type compiledSchema struct {
+	once sync.Once
+	s    *jsonschema.Schema
+	fast *fastNode // nil: no fast check for this schema
+	err  error
 }
 
-// CompileAll compiles every schema and returns the first problem; tests and
+// schemaSet is every embedded schema, each compiled on first use.
+type schemaSet struct {
+	of    map[model.Format]*compiledSchema // read-only after newSchemaSet
+	order []model.Format                   // model order (SubFormats first), CompileAll's
+	mu    sync.Mutex                       // jsonschema.Compiler is not safe for concurrent use
+	c     *jsonschema.Compiler
+}
+
+// embedded is the process's one set of schemas.
+var embedded = newSchemaSet()
+
+func newSchemaSet() *schemaSet {
+	ss := &schemaSet{of: map[model.Format]*compiledSchema{}}
+	for _, f := range append(append([]model.Format(nil), model.SubFormats...), model.Formats...) {
+		if _, err := static.Schemas.ReadFile("schemas/" + SchemaName(f)); err != nil {
+			continue // formats without a JSON schema (bundle, TREC)
+		}
+		if ss.of[f] == nil {
+			ss.of[f] = &compiledSchema{}
+			ss.order = append(ss.order, f)
+		}
+	}
+	return ss
+}
+
+// schemaFor returns f's compiled schema in the process's set (nil for a
+// format without one), compiling it on first use.
+func schemaFor(f model.Format) *compiledSchema { return embedded.get(f) }
+
+// get returns f's compiled schema, compiling it on first use. The loader
+// serves the embedded schemas and refuses every other URL, so nothing is
+// ever fetched.
+func (ss *schemaSet) get(f model.Format) *compiledSchema {
+	e := ss.of[f]
+	if e == nil {
+		return nil
+	}
+	e.once.Do(func() {
+		ss.mu.Lock()
+		defer ss.mu.Unlock()
+		if ss.c == nil {
+			c := jsonschema.NewCompiler()
+			c.Draft = jsonschema.Draft2020
+			c.AssertFormat = true
+			c.LoadURL = func(s string) (io.ReadCloser, error) {
+				if name, ok := strings.CutPrefix(s, schemaBase); ok {
+					if b, err := static.Schemas.ReadFile("schemas/" + name); err == nil {
+						return io.NopCloser(bytes.NewReader(b)), nil
+					}
+				}
+				return nil, fmt.Errorf("schema loader disabled (offline): %s", s)
+			}
+			ss.c = c
+		}
+		s, err := ss.c.Compile(schemaBase + SchemaName(f))
+		if err != nil {
+			e.err = fmt.Errorf("%s: %w", SchemaName(f), err)
+			return
+		}
+		e.s, e.fast = s, newFast(s)
+	})
+	return e
+}
+
+// CompileAll compiles every schema and returns every problem; tests and
 // the CLI's start-up call it so a broken schema fails loudly.
 func CompileAll() error {
-	_, err := schemas()
-	return err
+	var errs []error
+	for _, f := range embedded.order {
+		if err := Prepare(f); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	return errors.Join(errs...)
 }
+
+// Prepare compiles f's schema now if it is not compiled yet (a format
+// without a schema has nothing to prepare). The page's worker calls it for
+// every format while it waits for a file, so the first load does not pay
+// for the compilation.
+func Prepare(f model.Format) error {
+	if e := schemaFor(f); e != nil {
+		return e.err
+	}
+	return nil
+}
+
+// SchemaFormats lists the formats that have a JSON Schema, in model order.
+func SchemaFormats() []model.Format { return append([]model.Format(nil), embedded.order...) }
 
 // HasSchema reports whether f has a JSON Schema.
 func HasSchema(f model.Format) bool {
-	m, _ := schemas()
-	return m[f] != nil
+	e := schemaFor(f)
+	return e != nil && e.s != nil
 }
 
 // Validate checks one record's generic value (as decoded by jsonl.Decode,
@@ -143,15 +191,15 @@ func HasSchema(f model.Format) bool {
 // instance location as the pointer. prefix is prepended to every pointer
 // (for records that are elements of a JSON array file).
 func Validate(f model.Format, v any, path string, line int, prefix string) finding.List {
-	m, _ := schemas()
-	s := m[f]
-	if s == nil {
+	e := schemaFor(f)
+	if e == nil || e.s == nil {
 		return nil
 	}
+	s := e.s
 	// numbers first, in their bounded form (docs/formats.md § Numbers): the
 	// schema library never sees a literal it cannot compare cheaply
 	bv, fs := boundNumbers(v, path, line, prefix)
-	if n := fast[f]; n != nil && n.valid(bv) {
+	if n := e.fast; n != nil && n.valid(bv) {
 		return fs // what jsonschema would say: nothing (see fastNode)
 	}
 	err := s.Validate(bv)

@@ -15,6 +15,7 @@ import (
 	"fmt"
 	"runtime/debug"
 	"strings"
+	"sync/atomic"
 	"syscall/js"
 	"time"
 
@@ -29,24 +30,99 @@ type worker struct {
 	inputs []dataset.Input
 	result *engine.Result
 	items  []report.ItemDetail
-	jobs   chan js.Value
+	jobs   chan job
+	// queued counts the messages received: the warm-up stops at the first
+	queued atomic.Int32
+	warmed chan struct{} // closed when the warm-up has stopped
+}
+
+// job is a message from the page and when it was received.
+type job struct {
+	msg js.Value
+	at  time.Time
 }
 
 func main() {
-	w := &worker{jobs: make(chan js.Value, 64)}
+	w := &worker{jobs: make(chan job, 64), warmed: make(chan struct{})}
 	// The handler only queues: the JS callback must return at once, and the
 	// jobs run one by one on this goroutine (reads block on FileReaderSync,
 	// which is allowed in a worker).
 	js.Global().Set("onmessage", js.FuncOf(func(this js.Value, args []js.Value) any {
 		if len(args) > 0 {
-			w.jobs <- args[0].Get("data")
+			w.queued.Add(1)
+			w.jobs <- job{args[0].Get("data"), time.Now()}
 		}
 		return nil
 	}))
 	post(map[string]any{"type": wire.TypeReady})
-	for msg := range w.jobs {
-		w.handle(msg)
+	go w.warmUp()
+	for j := range w.jobs {
+		<-w.warmed // the warm-up stops at its next step once a message came
+		w.handle(j.msg, j.at)
 	}
+}
+
+// warmUp runs while the worker waits for its first file: it compiles every
+// format's JSON Schema and evaluates a small sample (workside.WarmSample of
+// the demo bundle the page serves: eight lines of each JSONL file, read as
+// a folder), so the browser has compiled and optimised the code a load
+// runs before a user's file comes — a cold first load ran 3–5× slower than
+// the next ones. It then posts {type: "warm", json: {"millis": N,
+// "done": bool}}. Between two steps it sleeps a millisecond, which hands
+// control back to the browser (Go WebAssembly only does when every
+// goroutine is blocked), so a message that arrives is taken at once: the
+// warm-up then stops for good, and the job (which waited at most one
+// step, counted in its worker time) compiles what it still needs itself —
+// one compile per format per worker (formats.Prepare).
+func (w *worker) warmUp() {
+	defer close(w.warmed)
+	start := time.Now()
+	pause := func() bool {
+		time.Sleep(time.Millisecond)
+		return w.queued.Load() == 0
+	}
+	inputs, _ := workside.WarmSample(fetchBytes("demo.eval752.zip"), workside.WarmLines) // none: schemas only
+	done := pause() && workside.WarmUp(inputs, pause)
+	b, _ := json.Marshal(map[string]any{"millis": time.Since(start).Milliseconds(), "done": done})
+	post(map[string]any{"type": wire.TypeWarm, "id": 0, "json": string(b)})
+}
+
+// fetchBytes fetches url (relative to worker.js) and returns its bytes, or
+// nil when it cannot be had (a site exported without the demo).
+func fetchBytes(url string) []byte {
+	type answer struct {
+		v  js.Value
+		ok bool
+	}
+	await := func(p js.Value) (js.Value, bool) {
+		ch := make(chan answer, 1)
+		var ok, fail js.Func
+		ok = js.FuncOf(func(this js.Value, args []js.Value) any {
+			ch <- answer{args[0], true}
+			return nil
+		})
+		fail = js.FuncOf(func(this js.Value, args []js.Value) any {
+			ch <- answer{js.Undefined(), false}
+			return nil
+		})
+		p.Call("then", ok, fail)
+		a := <-ch
+		ok.Release()
+		fail.Release()
+		return a.v, a.ok
+	}
+	resp, ok := await(js.Global().Call("fetch", url))
+	if !ok || !resp.Get("ok").Bool() {
+		return nil
+	}
+	buf, ok := await(resp.Call("arrayBuffer"))
+	if !ok {
+		return nil
+	}
+	u8 := js.Global().Get("Uint8Array").New(buf)
+	b := make([]byte, u8.Length())
+	js.CopyBytesToGo(b, u8)
+	return b
 }
 
 func post(m map[string]any) {
@@ -84,7 +160,8 @@ func postErr(id int, format string, a ...any) {
 	post(map[string]any{"type": wire.TypeError, "id": id, "message": fmt.Sprintf(format, a...)})
 }
 
-func (w *worker) handle(msg js.Value) {
+// handle answers one message, received at at.
+func (w *worker) handle(msg js.Value, at time.Time) {
 	id := 0
 	if v := msg.Get("id"); v.Type() == js.TypeNumber {
 		id = v.Int()
@@ -128,7 +205,7 @@ func (w *worker) handle(msg js.Value) {
 		if v := msg.Get("limit"); v.Type() == js.TypeNumber && v.Float() > 0 {
 			limit = int64(v.Float())
 		}
-		w.evaluate(id, msg.Get("files"), msg.Get("names"), limit)
+		w.evaluate(id, msg.Get("files"), msg.Get("names"), limit, at)
 	case wire.TypeLines:
 		var req wire.LinesRequest
 		if request("lines", &req, false) {
@@ -194,8 +271,9 @@ func postJSON(typ string, id int, v any) {
 	post(map[string]any{"type": typ, "id": id, "json": string(b)})
 }
 
-func (w *worker) evaluate(id int, files, names js.Value, limit int64) {
-	start := time.Now()
+// evaluate runs a load; its worker time counts from start, when the
+// message was received (a wait for the warm-up to step aside included).
+func (w *worker) evaluate(id int, files, names js.Value, limit int64, start time.Time) {
 	w.inputs, w.result, w.items = nil, nil, nil
 	var total int64
 	var read int64

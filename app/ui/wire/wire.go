@@ -19,8 +19,8 @@ import (
 )
 
 // Message types. Page → worker: Evaluate, Lines, Items, Export, Compare.
-// Worker → page: Ready, Progress, Result, Error, Lines, Items, Export, Compare,
-// Died. An Evaluate message may carry limit (a number: the memory estimate,
+// Worker → page: Ready, Warm, Progress, Result, Error, Lines, Items, Export,
+// Compare, Died. An Evaluate message may carry limit (a number: the memory estimate,
 // bytes, above which the input is refused; workside.DefaultPageLimit when
 // absent) and crash (true: the core dies at once — the page's test hook
 // eval752Test.crashWorker, docs/ui.md).
@@ -41,6 +41,13 @@ const (
 	// WebAssembly instance failed. message says why in plain words; no
 	// answer will come for any request sent before it.
 	TypeDied = "died"
+	// TypeWarm is posted once by the core when its warm-up (every JSON
+	// Schema compiled and a small sample evaluated while it waits for the
+	// first file, wasm/worker) has stopped; json is {"millis": N, "done":
+	// bool}: its wall time in the worker, and false when a message came
+	// first and it stepped aside. The page needs nothing from it (its
+	// timeline mark "eval752-warm" is what tests read).
+	TypeWarm = "warm"
 )
 
 // LinesRequest asks for the lines around Line of Path (a top-level input name
