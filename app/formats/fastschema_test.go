@@ -3,6 +3,7 @@ package formats
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -112,9 +113,12 @@ func (g gen) value(s *jsonschema.Schema, depth int) any {
 	for _, k := range s.Required {
 		m[k] = g.value(s.Properties[k], depth+1)
 	}
-	for k, p := range s.Properties {
+	// Properties in sorted order: ranging over the map would draw the
+	// random numbers in a different order on every run (the counts checked
+	// below then wandered around their threshold).
+	for _, k := range slices.Sorted(maps.Keys(s.Properties)) {
 		if _, ok := m[k]; !ok && g.r.IntN(2) == 0 {
-			m[k] = g.value(p, depth+1)
+			m[k] = g.value(s.Properties[k], depth+1)
 		}
 	}
 	if sch, ok := s.AdditionalProperties.(*jsonschema.Schema); ok && g.r.IntN(3) == 0 {
