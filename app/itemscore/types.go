@@ -41,6 +41,10 @@ type Unit struct {
 	// Choices: an eval752 multiple-choice item's options, the gold ones
 	// marked (the item browser shows them).
 	Choices []report.Choice `json:"choices,omitempty"`
+	// Off is the byte offset of Loc's line start (dataset.Loc.Off), so the
+	// item browser reads the record again without scanning; 0 when unknown
+	// (TREC qrels, peer logs). Never in JSON.
+	Off int64 `json:"-"`
 }
 
 // ItemScore is what one run scored on one unit.

@@ -54,7 +54,7 @@ func buildUnits(ds *dataset.Dataset) ([]*unitSpec, map[string]int, []chunkQrels)
 	strata := newStrataInterner().of
 	for r := range typedRecs(ds.Items) {
 		it := &r.V
-		u := &unitSpec{item: it, Unit: Unit{ID: it.ID, Format: model.FormatItem, Set: "eval752", Loc: ds.Where(r.Loc), Question: it.Inputs.Text, Answerable: true}}
+		u := &unitSpec{item: it, Unit: Unit{ID: it.ID, Format: model.FormatItem, Set: "eval752", Loc: ds.Where(r.Loc), Off: r.Loc.Off, Question: it.Inputs.Text, Answerable: true}}
 		u.Reference = rawText(it.Answer)
 		u.Choices = markChoices(it.Choices, it.Answer)
 		u.Strata = strata(
@@ -69,14 +69,14 @@ func buildUnits(ds *dataset.Dataset) ([]*unitSpec, map[string]int, []chunkQrels)
 	}
 	for r := range typedRecs(ds.B2) {
 		b := &r.V
-		u := &unitSpec{b2: b, Unit: Unit{ID: b.QueryID, Format: model.FormatB2, Set: "b2", Loc: ds.Where(r.Loc), Question: b.Question, Answerable: !b.Unanswerable}}
+		u := &unitSpec{b2: b, Unit: Unit{ID: b.QueryID, Format: model.FormatB2, Set: "b2", Loc: ds.Where(r.Loc), Off: r.Loc.Off, Question: b.Question, Answerable: !b.Unanswerable}}
 		u.Reference = rawText(b.Answer)
 		u.Strata = strata("set", u.Set, "split", b.Split, "modality", b.Modality, "type", b.AnswerFormat, "source", b.Origin.Dataset)
 		us = append(us, u)
 	}
 	for r := range typedRecs(ds.V2) {
 		q := &r.V
-		u := &unitSpec{v2: q, Unit: Unit{ID: q.ID, Format: model.FormatV2Question, Set: "v2", Loc: ds.Where(r.Loc), Question: q.Question, Answerable: q.Category != model.CategoryRefuse}}
+		u := &unitSpec{v2: q, Unit: Unit{ID: q.ID, Format: model.FormatV2Question, Set: "v2", Loc: ds.Where(r.Loc), Off: r.Loc.Off, Question: q.Question, Answerable: q.Category != model.CategoryRefuse}}
 		if q.Answer != nil {
 			u.Reference = *q.Answer
 		}
@@ -85,7 +85,7 @@ func buildUnits(ds *dataset.Dataset) ([]*unitSpec, map[string]int, []chunkQrels)
 	}
 	for r := range typedRecs(ds.RAG) {
 		q := &r.V
-		u := &unitSpec{rag: q, Unit: Unit{ID: q.QID, Format: model.FormatRAGQuestion, Set: "rag", Loc: ds.Where(r.Loc), Question: q.Query, Answerable: q.Answerable}}
+		u := &unitSpec{rag: q, Unit: Unit{ID: q.QID, Format: model.FormatRAGQuestion, Set: "rag", Loc: ds.Where(r.Loc), Off: r.Loc.Off, Question: q.Query, Answerable: q.Answerable}}
 		if q.ReferenceAnswer != nil {
 			u.Reference = *q.ReferenceAnswer
 		}

@@ -122,6 +122,10 @@ type ItemDetail struct {
 	// marked.
 	Choices []Choice  `json:"choices,omitempty"`
 	Runs    []RunItem `json:"runs,omitempty"`
+	// Off is the byte offset of Line's start in Path (0: unknown unless
+	// Line is 1), so the item browser reads the record from there without
+	// scanning the file. Not part of any output.
+	Off int64 `json:"-"`
 }
 
 // Choice is one option of a multiple-choice item.

@@ -839,7 +839,7 @@ func resolutionSection(set *itemscore.Set, runs []string) report.Section {
 func UnitDetails(set *itemscore.Set) []report.ItemDetail {
 	out := make([]report.ItemDetail, len(set.Units))
 	for i, u := range set.Units {
-		out[i] = report.ItemDetail{ID: u.ID, Path: u.Loc.Path, Line: u.Loc.Line, Format: string(u.Format), Question: u.Question,
+		out[i] = report.ItemDetail{ID: u.ID, Path: u.Loc.Path, Line: u.Loc.Line, Off: u.Off, Format: string(u.Format), Question: u.Question,
 			Reference: u.Reference, Strata: u.Strata, Gold: u.Gold, Choices: u.Choices}
 	}
 	return out
@@ -851,7 +851,7 @@ func UnitDetails(set *itemscore.Set) []report.ItemDetail {
 func (v *view) itemDetails() []report.ItemDetail {
 	out := make([]report.ItemDetail, len(v.set.Units))
 	for i, u := range v.set.Units {
-		d := report.ItemDetail{ID: u.ID, Path: u.Loc.Path, Line: u.Loc.Line, Format: string(u.Format), Question: u.Question,
+		d := report.ItemDetail{ID: u.ID, Path: u.Loc.Path, Line: u.Loc.Line, Off: u.Off, Format: string(u.Format), Question: u.Question,
 			Reference: u.Reference, Strata: u.Strata, Gold: u.Gold, Choices: u.Choices}
 		for r, rs := range v.runs {
 			it := v.item(r, i)

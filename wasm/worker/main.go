@@ -209,7 +209,9 @@ func (w *worker) handle(msg js.Value, at time.Time) {
 	case wire.TypeLines:
 		var req wire.LinesRequest
 		if request("lines", &req, false) {
-			postJSON(wire.TypeLines, id, workside.ReadLines(w.inputs, req))
+			// a record's line is read from its start offset (the item
+			// browser's items keep it), any other line by a scan
+			postJSON(wire.TypeLines, id, workside.ReadLinesAt(w.inputs, req, workside.OffsetOf(w.items, req.Path, req.Line)))
 		}
 	case wire.TypeFindings:
 		var q wire.FindingQuery

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 	"testing"
 	"time"
 
@@ -110,5 +111,12 @@ func TestItemRawRecord(t *testing.T) {
 	ch := eval[[]string](b, `[...document.querySelectorAll('[data-test=item]')].map(c => [...c.querySelectorAll('[data-test=choice]')].map(l => l.firstChild.textContent + (l.dataset.answer === 'true' ? '*' : '')).join(','))`)
 	if fmt.Sprint(ch) != "[a,b a*,b]" {
 		t.Errorf("choices shown %q, want [a,b a*,b]", ch)
+	}
+	// line 2 is read from its start offset (workside.ReadLinesAt): its
+	// own record, not line 1's
+	b.click(`[data-test=item][data-id=m2] [data-test=item-raw]`)
+	b.waitJS(`!!document.querySelector('[data-test=raw-record]') && document.querySelector('[data-test=raw-record]').textContent.includes('"id": "m2"')`, 10*time.Second)
+	if txt := eval[string](b, `document.querySelector('[data-test=raw-record]').textContent`); !strings.Contains(txt, `"text": "q2?"`) || strings.Contains(txt, `"m1"`) {
+		t.Errorf("m2's raw record reads %q; want line 2", txt)
 	}
 }

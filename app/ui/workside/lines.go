@@ -35,29 +35,35 @@ const (
 // reported such an entry, and its first lines are still shown.
 const maxScan = 512 << 20
 
+// maxContext is the most lines a window shows on either side of its line.
+const maxContext = 50
+
 // ReadLines returns lines line-ctx .. line+ctx of path, where path is an
 // input name or "input!entry" for an entry of a zip input. It reads lazily
-// through the inputs' ReaderAt and never holds more than the window.
+// through the inputs' ReaderAt and never holds more than the window, but
+// scans every line before the window; ReadLinesAt starts at the line.
 func ReadLines(inputs []dataset.Input, req wire.LinesRequest) wire.LineWindow {
-	w := wire.LineWindow{Path: req.Path, Line: req.Line}
 	if req.Line <= 0 {
-		w.Err = "the finding is about the whole file"
-		return w
+		return wire.LineWindow{Path: req.Path, Line: req.Line, Err: "the finding is about the whole file"}
 	}
-	ctx := min(max(req.Context, 0), 50)
 	r, err := open(inputs, req.Path)
 	if err != nil {
-		w.Err = err.Error()
-		return w
+		return wire.LineWindow{Path: req.Path, Line: req.Line, Err: err.Error()}
 	}
 	if c, ok := r.(io.Closer); ok {
 		defer c.Close()
 	}
+	return window(io.LimitReader(r, maxScan), 1, req)
+}
+
+// window reads the window of req from r, whose first byte starts line n.
+func window(r io.Reader, n int, req wire.LinesRequest) wire.LineWindow {
+	w := wire.LineWindow{Path: req.Path, Line: req.Line}
+	ctx := min(max(req.Context, 0), maxContext)
 	first := max(req.Line-ctx, 1)
 	last := req.Line + ctx
 	w.First = first
-	br := bufio.NewReaderSize(io.LimitReader(r, maxScan), 64<<10)
-	n := 1
+	br := bufio.NewReaderSize(r, 64<<10)
 	var cur []byte
 	cut := false
 	var readErr error // not EOF: the file can no longer be read
