@@ -3,6 +3,7 @@ package audit
 import (
 	"bytes"
 	"crypto/sha256"
+	"encoding/binary"
 	"math"
 	"math/bits"
 	"runtime"
@@ -607,13 +608,31 @@ func parallelFor(n int, fn func(i int)) {
 }
 
 // agreeAtLeast reports whether sketches a and b agree in at least need
-// bins, stopping as soon as that is decided.
+// bins, stopping as soon as that is decided. Eight bins are compared at a
+// time: in x = a ⊕ b (8 bytes) a byte is non-zero where the bins differ, and
+//
+//	((x & 0x7f…7f) + 0x7f…7f | x) & 0x80…80
+//
+// has the high bit of exactly those bytes set (the sum carries into a byte's
+// high bit iff its low 7 bits are non-zero; the | adds the high bit itself),
+// so its popcount is the number of differing bins.
 func agreeAtLeast(a, b []uint8, need int) bool {
-	if len(a) == 0 || len(a) != len(b) {
+	if len(a) == 0 || len(a) != len(b) || need > len(a) {
 		return false
 	}
+	const lo7, hi1 = 0x7f7f7f7f7f7f7f7f, 0x8080808080808080
 	miss := len(a) - need
-	for i := range a {
+	i := 0
+	for ; i+8 <= len(a); i += 8 {
+		x := binary.LittleEndian.Uint64(a[i:]) ^ binary.LittleEndian.Uint64(b[i:])
+		if x == 0 {
+			continue
+		}
+		if miss -= bits.OnesCount64(((x & lo7) + lo7 | x) & hi1); miss < 0 {
+			return false
+		}
+	}
+	for ; i < len(a); i++ {
 		if a[i] != b[i] {
 			if miss--; miss < 0 {
 				return false

@@ -203,3 +203,27 @@ func TestRadixSort(t *testing.T) {
 		}
 	}
 }
+
+// TestAgreeAtLeast: the eight-bins-at-a-time count against a byte loop, on
+// random sketches of lengths 4–132 (tails not a multiple of 8) with every
+// number of differing bins, at need = the true count (true) and one more
+// (false).
+func TestAgreeAtLeast(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	for k := 4; k <= 132; k += 4 {
+		for diff := 0; diff <= k; diff += 1 + k/16 {
+			a := make([]uint8, k)
+			for i := range a {
+				a[i] = uint8(r.IntN(256))
+			}
+			b := slices.Clone(a)
+			for _, p := range r.Perm(k)[:diff] {
+				b[p] ^= uint8(1 + r.IntN(255)) // a different byte, sometimes only its high bit
+			}
+			eq := k - diff
+			if !agreeAtLeast(a, b, eq) || agreeAtLeast(a, b, eq+1) {
+				t.Fatalf("k %d, %d equal bins: agreeAtLeast(%d) = %v, (%d) = %v", k, eq, eq, agreeAtLeast(a, b, eq), eq+1, agreeAtLeast(a, b, eq+1))
+			}
+		}
+	}
+}
