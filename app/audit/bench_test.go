@@ -210,3 +210,25 @@ func BenchmarkAuditDir(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkSplitIsolationB2 times the split-isolation gates alone (the
+// cross-split near-copy search of validate) on the b-2 sets of
+// BenchmarkAuditB2, -audit.sizes as there; B/op is their allocation.
+//
+//	go test -run '^$' -bench SplitIsolationB2 -benchmem -benchtime 1x ./app/audit/
+func BenchmarkSplitIsolationB2(b *testing.B) {
+	for _, f := range strings.Split(*auditSizes, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(f))
+		if err != nil || n <= 0 {
+			b.Fatalf("-audit.sizes: %q is not a positive count", f)
+		}
+		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
+			ds := b2BenchSet(b, n)
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				SplitIsolation(ds, DefaultOptions())
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/record")
+		})
+	}
+}

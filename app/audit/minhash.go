@@ -1,38 +1,56 @@
 package audit
 
 import (
+	"bytes"
 	"crypto/sha256"
-	"encoding/hex"
+	"encoding/binary"
 	"math"
+	"math/bits"
 	"runtime"
-	"sort"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"unicode/utf8"
 )
 
-// Near-duplicate detection (seed 003 §3.3): MinHash signatures over
-// character shingles estimate the Jaccard similarity of two texts' shingle
-// sets,
+// Near-duplicate detection (seed 003 §3.3): a near copy is a pair whose
+// character-shingle sets have a Jaccard similarity
 //
-//	J(A, B) = |A ∩ B| / |A ∪ B|  ≈  (1/k) · #{i : min h_i(A) = min h_i(B)}
+//	J(A, B) = |A ∩ B| / |A ∪ B|
 //
-// with k hash functions h_i(x) = splitmix64(fnv64a(x) ⊕ s_i), the seeds s_i
-// drawn from a splitmix64 stream started at Options.Seed, so the same input
-// gives the same pairs on every run. The standard error of the estimate is
-// √(J(1−J)/k) (≈ 0.027 at J = 0.9 with k = 128). Candidate pairs come from
-// LSH banding (bands of minhashRows rows); a candidate whose estimate is
-// within verifyMargin of the threshold has its Jaccard computed exactly
-// from the two shingle sets, and is reported when that reaches the
-// threshold (the estimate alone would miss or invent pairs near it). Exact
-// duplicates are found separately by SHA-256 of the bare text (width folded,
-// whitespace and punctuation removed).
+// at or above the threshold, J computed exactly from the two shingle sets.
+// MinHash only proposes the candidate pairs. The sketch is one-permutation
+// MinHash with optimal densification (Li, Owen & Zhang 2012; Shrivastava
+// 2017): every shingle is hashed once, h(x) = splitmix64(fnv64a(x) ⊕ s), the
+// hash picks one of k bins (⌊h·k / 2⁶⁴⌋) and each bin keeps its smallest
+// hash; an empty bin i (a text with fewer shingles than bins) borrows the
+// value of the first non-empty bin on a probe sequence that depends only on
+// (i, attempt) and the seed, so two texts' bins stay comparable. Of each
+// bin only the lowest 8 bits are kept (b-bit MinHash, Li & König 2010):
+// k bytes a text. Two texts' bins agree with probability
+//
+//	P = J′ + (1 − J′)/256,   J′ ≈ J
+//
+// (J′ the one-permutation collision probability, 1/256 the chance that two
+// different minimums share their low byte). Candidates come from LSH
+// banding — bands of minhashRows bins, i.e. a 32-bit key — grouped by
+// sorting (band key, group) pairs, one band at a time; a candidate whose
+// bins agree at least as often as at J = threshold − verifyMargin has its
+// Jaccard computed exactly and is reported when that reaches the threshold.
+// Exact duplicates are found separately by SHA-256 of the bare text (width
+// folded, whitespace and punctuation removed). Seeds come from a splitmix64
+// stream started at Options.Seed, so the same input gives the same pairs on
+// every run.
 
 const minhashRows = 4
 
-// verifyMargin is how far below the threshold a MinHash estimate may be for
-// the pair to be checked exactly: about 4 standard errors at k = 128.
-const verifyMargin = 0.12
+// verifyMargin is how far below the threshold a pair's estimated Jaccard
+// may be for the pair to be checked exactly. A question of 60 characters
+// has about 60 3-shingles for k = 128 bins, so the estimate has about 60
+// independent draws: standard error √(J(1−J)/60) ≈ 0.052 at J = 0.8; the
+// margin is about 3 of them (the property test TestNearPairsRecall checks
+// the recall against brute force).
+const verifyMargin = 0.15
 
 // jaccard is |A ∩ B| / |A ∪ B| of two shingle sets.
 func jaccard(a, b map[string]struct{}) float64 {
@@ -59,9 +77,11 @@ func splitmix64(x uint64) uint64 {
 	return x ^ (x >> 31)
 }
 
+// minhasher holds the sketch's parameters: k bins (a multiple of
+// minhashRows), the shingle hash's seed and the densification probes' seed.
 type minhasher struct {
-	k     int
-	seeds []uint64
+	k            int
+	seed, probes uint64
 }
 
 func newMinhasher(k int, seed uint64) *minhasher {
@@ -69,50 +89,105 @@ func newMinhasher(k int, seed uint64) *minhasher {
 		k = minhashRows
 	}
 	k -= k % minhashRows
-	m := &minhasher{k: k, seeds: make([]uint64, k)}
-	s := seed
-	for i := range m.seeds {
-		s = splitmix64(s)
-		m.seeds[i] = s
-	}
-	return m
+	s := splitmix64(seed)
+	return &minhasher{k: k, seed: s, probes: splitmix64(s)}
 }
 
-// signature returns the MinHash signature of the text's shingles of size
-// shingle, or nil for a text with no characters.
-func (m *minhasher) signature(text string, shingle int) []uint64 {
-	rs := bare(text, false)
-	if len(rs) == 0 || shingle <= 0 {
-		return nil
-	}
+// bin maps a 64-bit hash to [0, k) by its high bits (⌊h·k / 2⁶⁴⌋).
+func (m *minhasher) bin(h uint64) int {
+	hi, _ := bits.Mul64(h, uint64(m.k))
+	return int(hi)
+}
+
+// sketchBuf is one worker's scratch: the bare runes, a gram's bytes and the
+// bins' minimums.
+type sketchBuf struct {
+	rs   []rune
+	buf  []byte
+	mins []uint64
+}
+
+var sketchPool = sync.Pool{New: func() any { return &sketchBuf{} }}
+
+const emptyBin = ^uint64(0)
+
+// sketch writes the b-bit one-permutation MinHash of rs's shingles of size
+// shingle into out (k bytes). rs must not be empty.
+func (m *minhasher) sketch(rs []rune, shingle int, sb *sketchBuf, out []uint8) {
 	n := min(shingle, len(rs))
-	sig := make([]uint64, m.k)
-	for i := range sig {
-		sig[i] = ^uint64(0)
+	mins := sb.mins[:0]
+	for range m.k {
+		mins = append(mins, emptyBin)
 	}
+	sb.mins = mins
+	filled := 0
 	// every window's gram, hashed as the FNV-1a of its UTF-8 bytes (a gram
-	// seen twice gives the same minimums, so no set is built)
-	var buf []byte
+	// seen twice gives the same minimum, so no set is built)
 	for i := 0; i+n <= len(rs); i++ {
-		buf = buf[:0]
+		buf := sb.buf[:0]
 		for _, r := range rs[i : i+n] {
 			buf = utf8.AppendRune(buf, r)
 		}
+		sb.buf = buf
 		x := uint64(14695981039346656037)
 		for _, c := range buf {
 			x ^= uint64(c)
 			x *= 1099511628211
 		}
-		for k, s := range m.seeds {
-			if v := splitmix64(x ^ s); v < sig[k] {
-				sig[k] = v
+		h := splitmix64(x ^ m.seed)
+		if h == emptyBin {
+			h-- // keep the marker unambiguous (one hash in 2⁶⁴)
+		}
+		b := m.bin(h)
+		if mins[b] == emptyBin {
+			filled++
+		}
+		mins[b] = min(mins[b], h)
+	}
+	for i, v := range mins {
+		if v == emptyBin {
+			v = mins[m.borrow(i, mins, filled)]
+		}
+		out[i] = uint8(v)
+	}
+}
+
+// borrow returns the non-empty bin whose value empty bin i takes: the first
+// non-empty one of the probes splitmix64(probes ⊕ i·2³² ⊕ attempt),
+// attempt = 1, 2, …; after 64·k attempts (expected: k / filled) the next
+// non-empty bin after i, so it always ends.
+func (m *minhasher) borrow(i int, mins []uint64, filled int) int {
+	if filled > 0 {
+		for a := uint64(1); a <= uint64(64*m.k); a++ {
+			if j := m.bin(splitmix64(m.probes ^ uint64(i)<<32 ^ a)); mins[j] != emptyBin {
+				return j
 			}
 		}
 	}
-	return sig
+	for d := 1; d < len(mins); d++ {
+		if j := (i + d) % len(mins); mins[j] != emptyBin {
+			return j
+		}
+	}
+	return i
 }
 
-func estimate(a, b []uint64) float64 {
+// signature returns the sketch of the text's shingles of size shingle, or
+// nil for a text with no characters.
+func (m *minhasher) signature(text string, shingle int) []uint8 {
+	rs := bare(text, false)
+	if len(rs) == 0 || shingle <= 0 {
+		return nil
+	}
+	out := make([]uint8, m.k)
+	m.sketch(rs, shingle, &sketchBuf{}, out)
+	return out
+}
+
+// estimate is the Jaccard estimate of two sketches: the share of agreeing
+// bins with the chance agreement of 8-bit values removed, (P − 1/256) /
+// (1 − 1/256), at least 0.
+func estimate(a, b []uint8) float64 {
 	if len(a) == 0 || len(a) != len(b) {
 		return 0
 	}
@@ -122,14 +197,20 @@ func estimate(a, b []uint64) float64 {
 			eq++
 		}
 	}
-	return float64(eq) / float64(len(a))
+	p := float64(eq) / float64(len(a))
+	return max(0, (p-1.0/256)/(1-1.0/256))
 }
 
-// exactKey is the SHA-256 (hex) of the bare text: seed 003 §3.3's exact
-// duplicate test on normalised text.
-func exactKey(text string) string {
-	sum := sha256.Sum256([]byte(string(bare(text, false))))
-	return hex.EncodeToString(sum[:])
+// needAgree is the number of agreeing bins (of k) at estimated Jaccard j.
+func needAgree(j float64, k int) int {
+	j = max(0, j)
+	return int(math.Ceil((j + (1-j)/256) * float64(k)))
+}
+
+// exactKey is the SHA-256 of the bare text: seed 003 §3.3's exact duplicate
+// test on normalised text.
+func exactKey(text string) [sha256.Size]byte {
+	return sha256.Sum256([]byte(string(bare(text, false))))
 }
 
 // simPair is a pair of records (indices into the caller's slice, i < j) and
@@ -169,14 +250,24 @@ const (
 // other that keep allows. Every record that has a counterpart is reported,
 // with one pair per group it is near to. capped counts the band buckets
 // whose pairs were not all checked (see bucketCap).
+//
+// Memory: k bytes of sketch, 32 bytes of SHA-256 and a few indices a
+// record, plus one band's sorted keys per core — no map of n entries.
 func nearPairs(texts, class []string, shingle int, threshold float64, m *minhasher, keep func(i, j int) bool) (out []simPair, capped int) {
-	cls := func(i int) string {
-		if class == nil {
-			return ""
+	// cid is each record's class as a small number (0 for class == nil).
+	cid := make([]int32, len(texts))
+	if class != nil {
+		ids := map[string]int32{}
+		for i, c := range class {
+			id, ok := ids[c]
+			if !ok {
+				id = int32(len(ids))
+				ids[c] = id
+			}
+			cid[i] = id
 		}
-		return class[i]
 	}
-	differ := func(i, j int) bool { return class == nil || class[i] != class[j] }
+	differ := func(i, j int) bool { return class == nil || cid[i] != cid[j] }
 	seen := map[[2]int]bool{}
 	add := func(i, j int, sim float64, exact bool) bool {
 		if i > j {
@@ -193,179 +284,280 @@ func nearPairs(texts, class []string, shingle int, threshold float64, m *minhash
 		out = append(out, simPair{I: i, J: j, Sim: sim, Exact: exact})
 		return true
 	}
-	// Groups of identical bare text, in order of their first record; exact
-	// pairs first, so that an exact pair is reported as exact.
-	byKey := map[string]int{}
-	var groups [][]int
-	keys := make([]string, len(texts)) // "" for a text without characters
+
+	// One pass over the texts (one goroutine per core): each record's
+	// SHA-256 of the bare text and its sketch (texts without characters:
+	// none).
+	k := m.k
+	sums := make([][sha256.Size]byte, len(texts))
+	sigs := make([]uint8, len(texts)*k)
+	has := make([]bool, len(texts))
 	parallelFor(len(texts), func(i int) {
-		if len(bare(texts[i], false)) > 0 {
-			keys[i] = exactKey(texts[i])
+		sb := sketchPool.Get().(*sketchBuf)
+		defer sketchPool.Put(sb)
+		sb.rs = appendBare(sb.rs[:0], texts[i], false)
+		if len(sb.rs) == 0 {
+			return
+		}
+		has[i] = true
+		sb.buf = sb.buf[:0]
+		for _, r := range sb.rs {
+			sb.buf = utf8.AppendRune(sb.buf, r)
+		}
+		sums[i] = sha256.Sum256(sb.buf)
+		if shingle > 0 {
+			m.sketch(sb.rs, shingle, sb, sigs[i*k:(i+1)*k])
 		}
 	})
+
+	// Groups of identical bare text, by sorting the records on their
+	// SHA-256 (then index), numbered in order of their first record:
+	// members[start[g]:start[g+1]] are group g's records, ascending.
+	var recs []int32
 	for i := range texts {
-		k := keys[i]
-		if k == "" {
+		if has[i] {
+			recs = append(recs, int32(i))
+		}
+	}
+	slices.SortFunc(recs, func(a, b int32) int {
+		if c := bytes.Compare(sums[a][:], sums[b][:]); c != 0 {
+			return c
+		}
+		return int(a - b)
+	})
+	var runs [][2]int32 // a group's records: recs[lo:hi]
+	for lo := 0; lo < len(recs); {
+		hi := lo + 1
+		for hi < len(recs) && sums[recs[hi]] == sums[recs[lo]] {
+			hi++
+		}
+		runs = append(runs, [2]int32{int32(lo), int32(hi)})
+		lo = hi
+	}
+	sums = nil
+	slices.SortFunc(runs, func(x, y [2]int32) int { return int(recs[x[0]] - recs[y[0]]) })
+	members := make([]int32, 0, len(recs))
+	start := make([]int32, 0, len(runs)+1)
+	for _, r := range runs {
+		start = append(start, int32(len(members)))
+		members = append(members, recs[r[0]:r[1]]...)
+	}
+	start = append(start, int32(len(members)))
+	recs, runs = nil, nil
+	ngroups := len(start) - 1
+	group := func(g int) []int32 { return members[start[g]:start[g+1]] }
+	// firsts(g) lists the first record of each class of group g, in index
+	// order (class == nil: its first bucketCap records): a record of a
+	// group tries those of other classes first, so a group of one class
+	// costs nothing and a group of two costs one check per record (not
+	// one per pair). Kept for groups of several records only.
+	multi := map[int32][]int32{}
+	// gcls is a group's class: its records' one class, or mixed (-1).
+	const mixed = -1
+	gcls := make([]int32, ngroups)
+	for g := range ngroups {
+		idx := group(g)
+		gcls[g] = cid[idx[0]]
+		if len(idx) == 1 {
 			continue
 		}
-		g, ok := byKey[k]
-		if !ok {
-			g = len(groups)
-			byKey[k] = g
-			groups = append(groups, nil)
-		}
-		groups[g] = append(groups[g], i)
-	}
-	// firsts[g] lists the first record of each class of group g, in index
-	// order: a record of a group tries those of other classes first, so a
-	// group of one class costs nothing and a group of two costs one check
-	// per record (not one per pair).
-	firsts := make([][]int, len(groups))
-	for g, idx := range groups {
-		has := map[string]bool{}
+		var fs []int32
+		seenCls := map[int32]bool{}
 		for _, i := range idx {
-			if c := cls(i); !has[c] || class == nil {
-				has[c] = true
-				firsts[g] = append(firsts[g], i)
+			if c := cid[i]; !seenCls[c] || class == nil {
+				seenCls[c] = true
+				fs = append(fs, i)
 			}
-			if class == nil && len(firsts[g]) >= bucketCap {
+			if class == nil && len(fs) >= bucketCap {
 				break
 			}
 		}
+		multi[int32(g)] = fs
+		if len(seenCls) > 1 {
+			gcls[g] = mixed
+		}
+	}
+	firsts := func(g int) []int32 {
+		if fs, ok := multi[int32(g)]; ok {
+			return fs
+		}
+		return group(g)
 	}
 	// star pairs each record of group xs with the first record of group ys
 	// keep allows: the first of each other class, then (keep refused
 	// those) up to bucketCap more records of ys.
 	star := func(xs, ys int, sim float64, exact bool) {
-		for _, x := range groups[xs] {
+		for _, x := range group(xs) {
 			done := false
-			for _, y := range firsts[ys] {
-				if differ(x, y) && add(x, y, sim, exact) {
+			for _, y := range firsts(ys) {
+				if differ(int(x), int(y)) && add(int(x), int(y), sim, exact) {
 					done = true
 					break
 				}
 			}
-			for n, y := range groups[ys] {
+			for n, y := range group(ys) {
 				if done || n >= bucketCap {
 					break
 				}
-				done = differ(x, y) && add(x, y, sim, exact)
+				done = differ(int(x), int(y)) && add(int(x), int(y), sim, exact)
 			}
-		}
-	}
-	// gcls is a group's class: its records' one class, or mixed.
-	const mixed = "\x00mixed"
-	gcls := make([]string, len(groups))
-	for g, idx := range groups {
-		gcls[g] = cls(idx[0])
-		if len(firsts[g]) > 1 && class != nil {
-			gcls[g] = mixed
 		}
 	}
 	crossGroups := func(a, b int) bool {
 		return class == nil || gcls[a] == mixed || gcls[b] == mixed || gcls[a] != gcls[b]
 	}
-	for g := range groups {
-		if gcls[g] == mixed || class == nil {
+	// Exact pairs first, so that an exact pair is reported as exact.
+	for g := range ngroups {
+		if len(group(g)) > 1 && (gcls[g] == mixed || class == nil) {
 			star(g, g, 1, true)
 		}
 	}
+
 	// Near pairs between the groups' first records (their texts stand for
-	// the group's).
-	sigs := make([][]uint64, len(groups))
-	parallelFor(len(groups), func(g int) { sigs[g] = m.signature(texts[groups[g][0]], shingle) })
+	// the group's). Candidate pairs of groups (their sketches agree
+	// enough) are found band by band, bands in parallel (each sorts its
+	// (band key, next band's key) pairs, reading sigs only), then merged,
+	// de-duplicated and verified in (group, group) order. The pairs found
+	// do not depend on the order of the checks (a record pair belongs to
+	// one pair of groups, whose Jaccard is exact).
+	sig := func(g int) []uint8 {
+		i := int(members[start[g]])
+		return sigs[i*k : (i+1)*k]
+	}
+	band := func(g, b int) uint64 {
+		s := sig(g)[b*minhashRows:]
+		return uint64(s[0])<<24 | uint64(s[1])<<16 | uint64(s[2])<<8 | uint64(s[3])
+	}
+	need := needAgree(threshold-verifyMargin, k)
+	bands := k / minhashRows
+	cands := make([][][2]int32, bands)
+	bandCapped := make([]int, bands)
+	if shingle <= 0 {
+		bands = 0 // no sketches: exact copies only
+	}
+	parallelFor(bands, func(b int) {
+		candidate := func(gi, gj int32) {
+			if gi > gj {
+				gi, gj = gj, gi
+			}
+			if crossGroups(int(gi), int(gj)) && agreeAtLeast(sig(int(gi)), sig(int(gj)), need) {
+				cands[b] = append(cands[b], [2]int32{gi, gj})
+			}
+		}
+		nb := (b + 1) % bands
+		bs := bandPool.Get().(*bandBuf)
+		defer bandPool.Put(bs)
+		keys, gs := bs.keys[:0], bs.gs[:0]
+		for g := range ngroups {
+			keys, gs = append(keys, band(g, b)<<32|band(g, nb)), append(gs, int32(g))
+		}
+		bs.tk, bs.tv = slices.Grow(bs.tk[:0], ngroups)[:ngroups], slices.Grow(bs.tv[:0], ngroups)[:ngroups]
+		bs.keys, bs.gs = keys, gs
+		keys, gs = radixSort(keys, gs, bs.tk, bs.tv)
+		for lo := 0; lo < len(keys); {
+			hi := lo + 1
+			for hi < len(keys) && keys[hi]>>32 == keys[lo]>>32 {
+				hi++
+			}
+			bucket := gs[lo:hi]
+			lo = hi
+			if len(bucket) <= bucketCap {
+				for a := range bucket {
+					for c := a + 1; c < len(bucket); c++ {
+						candidate(bucket[a], bucket[c])
+					}
+				}
+				continue
+			}
+			// a capped bucket, ordered by the next band's key (then group)
+			bandCapped[b]++
+			for a := range bucket {
+				for c, n := a+1, 0; c < len(bucket) && n < bucketWindow; c++ {
+					if crossGroups(int(bucket[a]), int(bucket[c])) {
+						n++
+						candidate(bucket[a], bucket[c])
+					}
+				}
+			}
+		}
+	})
+	var all [][2]int32
+	for b := range bands {
+		capped += bandCapped[b]
+		all = append(all, cands[b]...)
+		cands[b] = nil
+	}
+	slices.SortFunc(all, func(x, y [2]int32) int {
+		if x[0] != y[0] {
+			return int(x[0] - y[0])
+		}
+		return int(x[1] - y[1])
+	})
+	all = slices.Compact(all)
 	sets := map[int]map[string]struct{}{}
 	set := func(g int) map[string]struct{} {
 		if s, ok := sets[g]; ok {
 			return s
 		}
-		s := ngrams(bare(texts[groups[g][0]], false), shingle)
+		s := ngrams(bare(texts[members[start[g]]], false), shingle)
 		sets[g] = s
 		return s
 	}
-	need := int(math.Ceil((threshold - verifyMargin) * float64(m.k)))
-	// candidate pairs of groups (their signatures agree enough) are found
-	// band by band, bands in parallel (reading sigs only); they are then
-	// verified in band order. The pairs found do not depend on the order
-	// of the checks (a record pair belongs to one pair of groups, whose
-	// Jaccard is exact), so any order gives the same result.
-	verified := map[[2]int]bool{}
-	check := func(gi, gj int) {
-		k := [2]int{gi, gj}
-		if verified[k] {
-			return
-		}
-		verified[k] = true
+	for _, c := range all {
+		gi, gj := int(c[0]), int(c[1])
 		if jac := jaccard(set(gi), set(gj)); jac >= threshold {
 			star(gj, gi, jac, false)
 			star(gi, gj, jac, false)
 		}
 	}
-	bands := m.k / minhashRows
-	cands := make([][][2]int32, bands)
-	bandCapped := make([]int, bands)
-	candidate := func(b, gi, gj int) {
-		if gi > gj {
-			gi, gj = gj, gi
+	slices.SortFunc(out, func(a, b simPair) int {
+		if a.I != b.I {
+			return a.I - b.I
 		}
-		if crossGroups(gi, gj) && agreeAtLeast(sigs[gi], sigs[gj], need) {
-			cands[b] = append(cands[b], [2]int32{int32(gi), int32(gj)})
-		}
-	}
-	parallelFor(bands, func(b int) {
-		buckets := map[[minhashRows]uint64][]int{}
-		for g, s := range sigs {
-			if s == nil {
-				continue
-			}
-			var key [minhashRows]uint64
-			copy(key[:], s[b*minhashRows:(b+1)*minhashRows])
-			buckets[key] = append(buckets[key], g)
-		}
-		for _, gs := range buckets {
-			if len(gs) <= bucketCap {
-				for a := 0; a < len(gs); a++ {
-					for c := a + 1; c < len(gs); c++ {
-						candidate(b, gs[a], gs[c])
-					}
-				}
-				continue
-			}
-			bandCapped[b]++
-			nb := ((b + 1) % bands) * minhashRows
-			sort.Slice(gs, func(x, y int) bool {
-				sx, sy := sigs[gs[x]][nb:nb+minhashRows], sigs[gs[y]][nb:nb+minhashRows]
-				for r := range sx {
-					if sx[r] != sy[r] {
-						return sx[r] < sy[r]
-					}
-				}
-				return gs[x] < gs[y]
-			})
-			for a := range gs {
-				for c, n := a+1, 0; c < len(gs) && n < bucketWindow; c++ {
-					if crossGroups(gs[a], gs[c]) {
-						n++
-						candidate(b, gs[a], gs[c])
-					}
-				}
-			}
-		}
-	})
-	for b := range bands {
-		capped += bandCapped[b]
-		for _, c := range cands[b] {
-			check(int(c[0]), int(c[1]))
-		}
-		cands[b] = nil
-	}
-	sort.Slice(out, func(a, b int) bool {
-		if out[a].I != out[b].I {
-			return out[a].I < out[b].I
-		}
-		return out[a].J < out[b].J
+		return a.J - b.J
 	})
 	return out, capped
+}
+
+// bandBuf is one band pass's scratch: the keys and groups and the radix
+// sort's copies, reused across bands and calls.
+type bandBuf struct {
+	keys, tk []uint64
+	gs, tv   []int32
+}
+
+var bandPool = sync.Pool{New: func() any { return &bandBuf{} }}
+
+// radixSort sorts keys ascending, carrying vals along, by a stable
+// least-significant-byte-first radix sort (equal keys keep their order), and
+// returns the sorted slices (keys and vals or their scratch copies).
+// tk and tv are scratch of the same length.
+func radixSort(keys []uint64, vals []int32, tk []uint64, tv []int32) ([]uint64, []int32) {
+	if len(keys) < 2 {
+		return keys, vals
+	}
+	for shift := uint(0); shift < 64; shift += 8 {
+		var count [256]int
+		for _, x := range keys {
+			count[uint8(x>>shift)]++
+		}
+		if count[uint8(keys[0]>>shift)] == len(keys) {
+			continue // every key has this byte: nothing moves
+		}
+		pos := 0
+		for d, c := range count {
+			count[d] = pos
+			pos += c
+		}
+		for i, x := range keys {
+			d := uint8(x >> shift)
+			tk[count[d]], tv[count[d]] = x, vals[i]
+			count[d]++
+		}
+		keys, tk = tk, keys
+		vals, tv = tv, vals
+	}
+	return keys, vals
 }
 
 // parallelFor calls fn(i) for every i in [0, n), on one goroutine per core
@@ -415,15 +607,32 @@ func parallelFor(n int, fn func(i int)) {
 	}
 }
 
-// agreeAtLeast reports whether signatures a and b agree in at least need
-// positions (estimate(a, b) ≥ need/k), stopping as soon as that is
-// decided.
-func agreeAtLeast(a, b []uint64, need int) bool {
-	if len(a) == 0 || len(a) != len(b) {
+// agreeAtLeast reports whether sketches a and b agree in at least need
+// bins, stopping as soon as that is decided. Eight bins are compared at a
+// time: in x = a ⊕ b (8 bytes) a byte is non-zero where the bins differ, and
+//
+//	((x & 0x7f…7f) + 0x7f…7f | x) & 0x80…80
+//
+// has the high bit of exactly those bytes set (the sum carries into a byte's
+// high bit iff its low 7 bits are non-zero; the | adds the high bit itself),
+// so its popcount is the number of differing bins.
+func agreeAtLeast(a, b []uint8, need int) bool {
+	if len(a) == 0 || len(a) != len(b) || need > len(a) {
 		return false
 	}
+	const lo7, hi1 = 0x7f7f7f7f7f7f7f7f, 0x8080808080808080
 	miss := len(a) - need
-	for i := range a {
+	i := 0
+	for ; i+8 <= len(a); i += 8 {
+		x := binary.LittleEndian.Uint64(a[i:]) ^ binary.LittleEndian.Uint64(b[i:])
+		if x == 0 {
+			continue
+		}
+		if miss -= bits.OnesCount64(((x & lo7) + lo7 | x) & hi1); miss < 0 {
+			return false
+		}
+	}
+	for ; i < len(a); i++ {
 		if a[i] != b[i] {
 			if miss--; miss < 0 {
 				return false

@@ -50,15 +50,16 @@ type Options struct {
 	// SimilarityGrams are the character n-gram lengths of the TF-IDF
 	// similarity; default {2, 3}.
 	SimilarityGrams []int
-	// DocNear, ChunkNear and QuestionNear are the MinHash Jaccard thresholds
-	// of near duplicates: seed 003 §3.3's 0.92 (documents) and 0.95 (chunks);
+	// DocNear, ChunkNear and QuestionNear are the Jaccard thresholds of near
+	// duplicates (the exact Jaccard of the shingle sets; MinHash only
+	// proposes candidates): seed 003 §3.3's 0.92 (documents) and 0.95 (chunks);
 	// 0.80 for questions (see docs/audit.md for why lower).
 	DocNear      float64
 	ChunkNear    float64
 	QuestionNear float64
 	// DocShingle and QuestionShingle are the shingle lengths in characters
-	// (documents and chunks: 5; questions: 3). MinHashes is the signature
-	// length k (default 128); Seed seeds the hash family (default 42).
+	// (documents and chunks: 5; questions: 3). MinHashes is the sketch's
+	// number of bins k (default 128); Seed seeds the hash family (default 42).
 	DocShingle      int
 	QuestionShingle int
 	MinHashes       int

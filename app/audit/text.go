@@ -37,7 +37,12 @@ func compact(s string) string {
 // they carry meaning). lower additionally folds Latin case; it is used only
 // for retrieval similarity, where "PP" and "pp" should match.
 func bare(s string, lower bool) []rune {
-	out := make([]rune, 0, utf8.RuneCountInString(s))
+	return appendBare(make([]rune, 0, utf8.RuneCountInString(s)), s, lower)
+}
+
+// appendBare appends bare(s, lower) to out (a caller reusing one buffer
+// builds no slice per text).
+func appendBare(out []rune, s string, lower bool) []rune {
 	for _, r := range s {
 		r = textnorm.FoldWidth(r)
 		if unicode.IsSpace(r) || unicode.IsPunct(r) || r == 0x200B || r == 0xFEFF {
