@@ -32,6 +32,12 @@ type lineResult struct {
 	dfs  finding.List // the decoder's findings
 	ok   bool         // m is a record
 	rec  prepared
+
+	// fast: a b-2 line read by the fast path (fastB2Line) into b2 and
+	// b2raw, already compacted; m and rec are unset
+	fast  bool
+	b2    model.B2
+	b2raw any
 }
 
 // prepared is the part of addRecord that needs no loader state.
@@ -50,7 +56,16 @@ func decoderFor(f model.Format) func(path string, line int, b []byte) (map[strin
 	return jsonl.DecodeRecord
 }
 
-func prepareLine(p *lineResult, name string, f model.Format, line []byte) {
+// prepareLine prepares one line; w is the worker's scratch for the b-2
+// fast path (nil for other formats).
+func prepareLine(p *lineResult, name string, f model.Format, line []byte, w *b2Scratch) {
+	if w != nil && fastB2Enabled {
+		if p.b2, p.b2raw, p.fast = fastB2Line(w, line); p.fast {
+			p.ok = true
+			return
+		}
+		p.b2, p.b2raw = model.B2{}, nil
+	}
 	p.m, p.dfs, p.ok = decoderFor(f)(name, p.n, line)
 	if p.ok {
 		// a record with findings of the decoder has duplicate keys, whose
@@ -203,8 +218,9 @@ func parallelLines(r io.Reader, name string, maxLine int64, f model.Format, work
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			w := scratchFor(f)
 			for b := range work {
-				prepareBatch(b, name, f)
+				prepareBatch(b, name, f, w)
 			}
 		}()
 	}
@@ -313,7 +329,15 @@ func parallelLines(r io.Reader, name string, maxLine int64, f model.Format, work
 	return lines, fs, err
 }
 
-func prepareBatch(b *lineBatch, name string, f model.Format) {
+// scratchFor returns a worker's scratch for format f's fast path, if any.
+func scratchFor(f model.Format) *b2Scratch {
+	if f == model.FormatB2 {
+		return newB2Scratch()
+	}
+	return nil
+}
+
+func prepareBatch(b *lineBatch, name string, f model.Format, w *b2Scratch) {
 	defer close(b.done)
 	defer func() {
 		if p := recover(); p != nil {
@@ -324,7 +348,7 @@ func prepareBatch(b *lineBatch, name string, f model.Format) {
 		TestHookPrepare(name)
 	}
 	for i := range b.res {
-		prepareLine(&b.res[i], name, f, b.res[i].line)
+		prepareLine(&b.res[i], name, f, b.res[i].line, w)
 	}
 }
 
