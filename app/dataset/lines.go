@@ -213,6 +213,31 @@ func parallelLines(r io.Reader, name string, maxLine int64, f model.Format, work
 	stop := make(chan struct{})
 	work := make(chan *lineBatch, 2*workers)
 	ordered := make(chan *lineBatch, 2*workers)
+	// committed blocks go back to the reader: on 1M b-2 lines a new block
+	// per 256 KiB was as much garbage as the records kept
+	free := make(chan *lineBatch, 4*workers+2)
+	newBatch := func(size int) *lineBatch {
+		select {
+		case b := <-free:
+			if cap(b.buf) >= size {
+				b.done = make(chan struct{})
+				return b
+			}
+		default:
+		}
+		return &lineBatch{buf: make([]byte, 0, max(batchBytes, size)), res: make([]lineResult, 0, batchLines), done: make(chan struct{})}
+	}
+	recycle := func(b *lineBatch) {
+		if cap(b.buf) != batchBytes || cap(b.res) != batchLines {
+			return // grown for a long line: let it go
+		}
+		clear(b.res)
+		b.buf, b.res = b.buf[:0], b.res[:0]
+		select {
+		case free <- b:
+		default:
+		}
+	}
 	var wg sync.WaitGroup
 	for w := 0; w < workers; w++ {
 		wg.Add(1)
@@ -260,14 +285,14 @@ func parallelLines(r io.Reader, name string, maxLine int64, f model.Format, work
 				return
 			}
 			if b == nil {
-				b = &lineBatch{buf: make([]byte, 0, max(batchBytes, len(line))), res: make([]lineResult, 0, batchLines), done: make(chan struct{})}
+				b = newBatch(len(line))
 			}
 			if len(b.buf)+len(line) > cap(b.buf) && len(b.res) > 0 {
 				if !send() {
 					stopped = true
 					return
 				}
-				b = &lineBatch{buf: make([]byte, 0, max(batchBytes, len(line))), res: make([]lineResult, 0, batchLines), done: make(chan struct{})}
+				b = newBatch(len(line))
 			}
 			start := len(b.buf)
 			b.buf = append(b.buf, line...)
@@ -317,6 +342,7 @@ func parallelLines(r io.Reader, name string, maxLine int64, f model.Format, work
 		for i := range b.res {
 			commit(&b.res[i])
 		}
+		recycle(b)
 	}
 	<-readDone
 	wg.Wait()
