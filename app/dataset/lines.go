@@ -33,6 +33,12 @@ type lineResult struct {
 	dfs  finding.List // the decoder's findings
 	ok   bool         // m is a record
 	rec  prepared
+
+	// fast: a b-2 line read by the fast path (fastB2Line) into b2 and
+	// b2raw, already compacted; m and rec are unset
+	fast  bool
+	b2    model.B2
+	b2raw any
 }
 
 // prepared is the part of addRecord that needs no loader state.
@@ -51,7 +57,16 @@ func decoderFor(f model.Format) func(path string, line int, b []byte) (map[strin
 	return jsonl.DecodeRecord
 }
 
-func prepareLine(p *lineResult, name string, f model.Format, line []byte) {
+// prepareLine prepares one line; w is the worker's scratch for the b-2
+// fast path (nil for other formats).
+func prepareLine(p *lineResult, name string, f model.Format, line []byte, w *b2Scratch) {
+	if w != nil && fastB2Enabled {
+		if p.b2, p.b2raw, p.fast = fastB2Line(w, line); p.fast {
+			p.ok = true
+			return
+		}
+		p.b2, p.b2raw = model.B2{}, nil
+	}
 	p.m, p.dfs, p.ok = decoderFor(f)(name, p.n, line)
 	if p.ok {
 		// a record with findings of the decoder has duplicate keys, whose
@@ -199,13 +214,39 @@ func parallelLines(r io.Reader, name string, maxLine int64, f model.Format, work
 	stop := make(chan struct{})
 	work := make(chan *lineBatch, 2*workers)
 	ordered := make(chan *lineBatch, 2*workers)
+	// committed blocks go back to the reader: on 1M b-2 lines a new block
+	// per 256 KiB was as much garbage as the records kept
+	free := make(chan *lineBatch, 4*workers+2)
+	newBatch := func(size int) *lineBatch {
+		select {
+		case b := <-free:
+			if cap(b.buf) >= size {
+				b.done = make(chan struct{})
+				return b
+			}
+		default:
+		}
+		return &lineBatch{buf: make([]byte, 0, max(batchBytes, size)), res: make([]lineResult, 0, batchLines), done: make(chan struct{})}
+	}
+	recycle := func(b *lineBatch) {
+		if cap(b.buf) != batchBytes || cap(b.res) != batchLines {
+			return // grown for a long line: let it go
+		}
+		clear(b.res)
+		b.buf, b.res = b.buf[:0], b.res[:0]
+		select {
+		case free <- b:
+		default:
+		}
+	}
 	var wg sync.WaitGroup
 	for w := 0; w < workers; w++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			w := scratchFor(f)
 			for b := range work {
-				prepareBatch(b, name, f)
+				prepareBatch(b, name, f, w)
 			}
 		}()
 	}
@@ -245,14 +286,14 @@ func parallelLines(r io.Reader, name string, maxLine int64, f model.Format, work
 				return
 			}
 			if b == nil {
-				b = &lineBatch{buf: make([]byte, 0, max(batchBytes, len(line))), res: make([]lineResult, 0, batchLines), done: make(chan struct{})}
+				b = newBatch(len(line))
 			}
 			if len(b.buf)+len(line) > cap(b.buf) && len(b.res) > 0 {
 				if !send() {
 					stopped = true
 					return
 				}
-				b = &lineBatch{buf: make([]byte, 0, max(batchBytes, len(line))), res: make([]lineResult, 0, batchLines), done: make(chan struct{})}
+				b = newBatch(len(line))
 			}
 			start := len(b.buf)
 			b.buf = append(b.buf, line...)
@@ -302,6 +343,7 @@ func parallelLines(r io.Reader, name string, maxLine int64, f model.Format, work
 		for i := range b.res {
 			commit(&b.res[i])
 		}
+		recycle(b)
 	}
 	<-readDone
 	wg.Wait()
@@ -314,7 +356,15 @@ func parallelLines(r io.Reader, name string, maxLine int64, f model.Format, work
 	return lines, fs, err
 }
 
-func prepareBatch(b *lineBatch, name string, f model.Format) {
+// scratchFor returns a worker's scratch for format f's fast path, if any.
+func scratchFor(f model.Format) *b2Scratch {
+	if f == model.FormatB2 {
+		return newB2Scratch()
+	}
+	return nil
+}
+
+func prepareBatch(b *lineBatch, name string, f model.Format, w *b2Scratch) {
 	defer close(b.done)
 	defer func() {
 		if p := recover(); p != nil {
@@ -325,7 +375,7 @@ func prepareBatch(b *lineBatch, name string, f model.Format) {
 		TestHookPrepare(name)
 	}
 	for i := range b.res {
-		prepareLine(&b.res[i], name, f, b.res[i].line)
+		prepareLine(&b.res[i], name, f, b.res[i].line, w)
 	}
 }
 

@@ -502,6 +502,11 @@ func (l *loader) jsonLines(name string, r io.Reader, f model.Format, fc fileCtx)
 			return
 		}
 		records++
+		if p.fast {
+			// read, checked and compacted by the worker (fastB2Line)
+			l.ds.B2 = append(l.ds.B2, Rec[model.B2]{Loc: Loc{File: file, Line: uint32(p.n), Off: p.off}, Raw: p.b2raw, V: p.b2, Typed: true})
+			return
+		}
 		l.commitRecord(f, Loc{File: file, Line: uint32(p.n), Off: p.off}, p.m, "", fc, &p.rec)
 	}
 	var lines int
@@ -510,9 +515,10 @@ func (l *loader) jsonLines(name string, r io.Reader, f model.Format, fc fileCtx)
 	if workers := lineWorkers(); workers > 0 {
 		lines, fs, err = parallelLines(r, name, l.opt.Limits.MaxLineBytes, f, workers, commit)
 	} else {
+		w := scratchFor(f)
 		lines, fs, err = jsonl.LinesAt(r, name, l.opt.Limits.MaxLineBytes, func(n int, off int64, line []byte) {
 			p := lineResult{n: n, off: off}
-			prepareLine(&p, name, f, line)
+			prepareLine(&p, name, f, line, w)
 			commit(&p)
 		})
 	}

@@ -197,6 +197,12 @@ var regionShapes = map[string]string{
 
 // checkRegion checks one region against the modality's shape and, when src
 // is known, against the source's extent.
+// regionKeys are the keys of each modality's region shape (regionShapes).
+var regionKeys = map[string][]string{
+	"pdf": {"page", "block"}, "image": {}, "ui_screenshot": {"bbox"},
+	"video": {"t_start", "t_end"}, "code": {"path", "symbol", "line"}, "conversation": {"turn"},
+}
+
 func checkRegion(modality string, region any, src *model.CorpusEntry) []regionProblem {
 	shape, known := regionShapes[modality]
 	if !known {
@@ -216,17 +222,17 @@ func checkRegion(modality string, region any, src *model.CorpusEntry) []regionPr
 	shapeErr := func(p, format string, args ...any) {
 		ps = append(ps, regionProblem{ruleB2RegionShape, p, fmt.Sprintf(format, args...)})
 	}
-	allowed := map[string][]string{
-		"pdf": {"page", "block"}, "image": {}, "ui_screenshot": {"bbox"},
-		"video": {"t_start", "t_end"}, "code": {"path", "symbol", "line"}, "conversation": {"turn"},
-	}[modality]
-	for _, k := range slices.Sorted(maps.Keys(reg)) {
-		ok := false
-		for _, a := range allowed {
-			ok = ok || a == k
-		}
-		if !ok {
-			shapeErr(jsonl.Pointer(k), "%s region has unexpected key %q; the shape is %s", modality, k, shape)
+	allowed := regionKeys[modality]
+	isAllowed := func(k string) bool { return slices.Contains(allowed, k) }
+	unexpected := false
+	for k := range reg {
+		unexpected = unexpected || !isAllowed(k)
+	}
+	if unexpected { // in key order
+		for _, k := range slices.Sorted(maps.Keys(reg)) {
+			if !isAllowed(k) {
+				shapeErr(jsonl.Pointer(k), "%s region has unexpected key %q; the shape is %s", modality, k, shape)
+			}
 		}
 	}
 	intField := func(k string, min int) (int, bool) {
@@ -608,9 +614,11 @@ func (c *checker) checkB2() {
 					region = g.Region
 				}
 			}
-			base := jsonl.Pointer("gold", i, "region")
-			for _, p := range checkRegion(a.Modality, region, src) {
-				at(p.rule, base+p.pointer, "%s", p.msg)
+			if ps := checkRegion(a.Modality, region, src); len(ps) > 0 {
+				base := jsonl.Pointer("gold", i, "region")
+				for _, p := range ps {
+					at(p.rule, base+p.pointer, "%s", p.msg)
+				}
 			}
 		}
 

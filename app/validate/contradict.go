@@ -40,28 +40,40 @@ func (c *checker) checkContradictions() {
 	key := func(r *dataset.Rec[model.B2]) string {
 		return namespace(c.ds.Path(r.Loc), model.FormatB2) + "\x00" + r.V.Modality + "\x00" + NormalizeText(r.V.Question)
 	}
+	// the unanswerable records first: without one there is nothing to
+	// contradict, and the answerable ones (nearly all of a large set)
+	// need no key
 	var unans []*dataset.Rec[model.B2]
 	for i := range c.ds.B2 {
 		r := &c.ds.B2[i]
-		if !r.Typed || strings.TrimSpace(r.V.Question) == "" {
-			continue
-		}
-		switch {
-		case !r.V.Unanswerable && len(r.V.Gold) > 0:
-			var src []string
-			for _, g := range r.V.Gold {
-				if g.SourceID != "" {
-					src = append(src, g.SourceID)
-				}
-			}
-			k := key(r)
-			byQ[k] = append(byQ[k], answered{r.Loc, src})
-		case r.V.Unanswerable && len(r.V.Gold) == 0:
+		if r.Typed && r.V.Unanswerable && len(r.V.Gold) == 0 && strings.TrimSpace(r.V.Question) != "" {
 			unans = append(unans, r)
 		}
 	}
-	if len(byQ) == 0 {
+	if len(unans) == 0 {
 		return
+	}
+	for _, r := range unans {
+		byQ[key(r)] = nil // only these questions' answerable copies are kept
+	}
+	var kb []byte
+	for i := range c.ds.B2 {
+		r := &c.ds.B2[i]
+		if !r.Typed || strings.TrimSpace(r.V.Question) == "" || r.V.Unanswerable || len(r.V.Gold) == 0 {
+			continue
+		}
+		kb = append(append(append(append(append(kb[:0], namespace(c.ds.Path(r.Loc), model.FormatB2)...), 0), r.V.Modality...), 0), NormalizeText(r.V.Question)...)
+		cands, asked := byQ[string(kb)]
+		if !asked {
+			continue
+		}
+		var src []string
+		for _, g := range r.V.Gold {
+			if g.SourceID != "" {
+				src = append(src, g.SourceID)
+			}
+		}
+		byQ[string(kb)] = append(cands, answered{r.Loc, src})
 	}
 	for _, cands := range byQ {
 		sort.SliceStable(cands, func(i, j int) bool { return locLess(c.ds, cands[i].loc, cands[j].loc) })

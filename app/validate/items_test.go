@@ -1,6 +1,7 @@
 package validate
 
 import (
+	"math/rand/v2"
 	"testing"
 
 	"eval752/app/dataset"
@@ -238,5 +239,33 @@ func TestLetterIndex(t *testing.T) {
 		if got := letterIndex(c.s, c.n); got != c.want {
 			t.Errorf("letterIndex(%q, %d) = %d, want %d", c.s, c.n, got, c.want)
 		}
+	}
+}
+
+// TestNormalizeASCIISameAsRunes: the ASCII shortcut of NormalizeText gives
+// the rune-by-rune builder's key for every ASCII string (random strings of
+// letters, digits, punctuation and every ASCII white space, seeded).
+func TestNormalizeASCIISameAsRunes(t *testing.T) {
+	alphabet := "aZ9 ?\t\n\v\f\r.Bz  "
+	rng := rand.New(rand.NewPCG(752, 10))
+	cases := []string{"", " ", "a", "A", " a", "a ", "a  b", "a\tb", "\x00", "\x7f", "\x1f x"}
+	for i := 0; i < 20000; i++ {
+		b := make([]byte, rng.IntN(12))
+		for j := range b {
+			b[j] = alphabet[rng.IntN(len(alphabet))]
+		}
+		cases = append(cases, string(b))
+	}
+	for c := 0; c < 128; c++ {
+		cases = append(cases, string(rune(c)), "x"+string(rune(c))+"Y")
+	}
+	for _, s := range cases {
+		got, ok := normalizeASCII(s)
+		if want := normalizeRunes(s); !ok || got != want {
+			t.Fatalf("normalizeASCII(%q) = %q, %v; normalizeRunes %q", s, got, ok, want)
+		}
+	}
+	if _, ok := normalizeASCII("é"); ok {
+		t.Error("normalizeASCII took a non-ASCII string")
 	}
 }

@@ -139,10 +139,10 @@ func (c *checker) loc(l dataset.Loc) string { return c.ds.Where(l).String() }
 
 // onceKey remembers (code, path) pairs so that a "companion file absent"
 // finding is raised once per set file, not once per line.
-type onceSet map[string]bool
+type onceSet map[[2]string]bool
 
 func (o onceSet) first(code, path string) bool {
-	k := code + "\x00" + path
+	k := [2]string{code, path}
 	if o[k] {
 		return false
 	}
