@@ -126,8 +126,12 @@ type Page struct {
 	// what the hash last held, the popstate listener.
 	pending            *viewState
 	lastView, lastItem string
-	lastFinding        int
-	onPop, onKey       app.Func
+	// hashSeen is the location's hash as the page last wrote or applied
+	// it (syncHash, followHash): another one is a link go-app followed or
+	// Back / Forward, still to apply
+	hashSeen     string
+	lastFinding  int
+	onPop, onKey app.Func
 
 	iq    wire.ItemQuery
 	ipage *wire.ItemPage
