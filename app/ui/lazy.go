@@ -175,7 +175,7 @@ func (p *Page) reportFor(kind, empty string) app.UI {
 	if l.rep == nil {
 		return p.pendingNote(kind)
 	}
-	return &reportView{Kind: kind, Rep: l.rep, N: len(l.rep.Sections), Done: l.complete()}
+	return &reportView{Kind: kind, Rep: l.rep, N: len(l.rep.Sections), Parts: l.next, Done: l.complete()}
 }
 
 // pending is what a section still to come shows: what the core is doing

@@ -416,7 +416,7 @@ func (p *Page) renderView() app.UI {
 		switch {
 		case p.has("audit") && audit != nil:
 			l := p.lazy["audit"]
-			view = &reportView{Kind: "audit", Rep: audit, N: len(audit.Sections), Done: l.complete(), Unchecked: p.unchecked()}
+			view = &reportView{Kind: "audit", Rep: audit, N: len(audit.Sections), Parts: l.next, Done: l.complete(), Unchecked: p.unchecked()}
 		case p.has("audit") || !p.final:
 			view = p.pendingNote("audit")
 		default:

@@ -26,9 +26,13 @@ import (
 // HTML is built once and kept (raw), so a redraw costs the new sections.
 type reportView struct {
 	app.Compo
-	Kind  string
-	Rep   *report.Report
-	N     int    // sections of Rep decoded so far
+	Kind string
+	Rep  *report.Report
+	N    int // sections of Rep decoded so far
+	// Parts is how many parts of Rep are decoded: a part may add rows to
+	// the last table without adding a section, and the view redraws
+	// that table then too (not only when N or Done change)
+	Parts int
 	Done  bool   // every section is decoded
 	Empty string // shown when Rep is nil
 	// Unchecked (audit): rules the inputs could not exercise, with what to
@@ -49,6 +53,7 @@ type reportView struct {
 	live      bool // mounted in the browser: ctx is usable
 	step      int
 	budget    int
+	charted   int // of the budget spent, what went to charts
 	built     time.Duration
 	more      bool
 	drawTimer bool
@@ -96,9 +101,9 @@ func (v *reportView) Render() app.UI {
 	if v.step == 0 {
 		v.step = drawCells
 	}
-	v.budget, v.built, v.more, v.jobs = v.step, 0, false, v.jobs[:0]
+	v.budget, v.charted, v.built, v.more, v.jobs = v.step, 0, 0, false, v.jobs[:0]
 	ui := v.renderReport(v.Kind, v.Rep)
-	drawLog(v.Kind, v.step-v.budget)
+	drawLog(v.Kind, v.step-v.budget-v.charted) // the table cells
 	if v.built > 2*drawTarget {
 		// a slow machine: fewer cells per render (never more: building
 		// the HTML is the cheap part, the browser's parsing of it is
@@ -533,7 +538,16 @@ func (v *reportView) renderTable(kind, at string, t report.Table) app.UI {
 		v.more = true
 		div = div.Attr("data-drawing", "true")
 	}
-	chart := t.Chart && v.drawable(at+"/chart", chartCells(t))
+	// (a chart is keyed by its table's rows too: drawn again when a
+	// decoded part added rows to it)
+	chart := false
+	if ck := at + "/chart/" + strconv.Itoa(len(t.Rows)); t.Chart {
+		_, was := v.raw[ck]
+		chart = v.drawable(ck, chartCells(t))
+		if chart && !was {
+			v.charted += chartCells(t)
+		}
+	}
 	return div.Body(
 		app.If(t.Title != "", func() app.UI { return app.H4().Text(t.Title) }),
 		// the charts count in the render's budget (building and parsing
@@ -545,12 +559,12 @@ func (v *reportView) renderTable(kind, at string, t report.Table) app.UI {
 		}),
 		app.If(t.Chart && !chart, func() app.UI { return app.Span() }),
 		app.If(t.Chart && chart, func() app.UI {
-			return app.Raw(v.cached(at+"/chart", v.timedBuild(func() string { return chartSVG(t, false) })))
+			return app.Raw(v.cached(at+"/chart/"+strconv.Itoa(len(t.Rows)), v.timedBuild(func() string { return chartSVG(t, false) })))
 		}),
 		// a narrow drawing (labels above the bars) for small screens:
 		// the wide one scaled to 390 px would print 4 px text
 		app.If(t.Chart && chart, func() app.UI {
-			return app.Raw(v.cached(at+"/narrow", v.timedBuild(func() string { return chartSVG(t, true) })))
+			return app.Raw(v.cached(at+"/narrow/"+strconv.Itoa(len(t.Rows)), v.timedBuild(func() string { return chartSVG(t, true) })))
 		}),
 		app.If(kind == "audit" && t.ID == "refusal-distribution", func() app.UI {
 			return app.Raw(v.cached(at+"/plot", v.timedBuild(func() string {
@@ -574,9 +588,10 @@ func (v *reportView) renderTable(kind, at string, t report.Table) app.UI {
 
 // chartBarCells is what one bar of a chart counts in a render's budget of
 // cells: its two drawings (wide and narrow) are about a dozen SVG
-// elements, 1.8 KB of HTML, as much as eight figure cells (the demo's
-// score report: 146 KB for a chart of 80 bars, 116 KB for 500 cells).
-const chartBarCells = 8
+// elements, 1.8 KB of HTML, as much as six to eight figure cells (the
+// demo's score report: 146 KB for a chart of 80 bars, 116 KB for 500
+// cells); at 6 the largest chart (maxBars) fits in one render's budget.
+const chartBarCells = 6
 
 // chartCells is what t's charts count in a render's budget: its bars
 // (chartSVG draws at most maxBars) times chartBarCells.

@@ -193,6 +193,9 @@ func TestSvgfMatchesFmt(t *testing.T) {
 // A chart draws at most maxBars bars, and chartBars (what it counts in a
 // render's budget) is that number.
 func TestChartBarsBudget(t *testing.T) {
+	if maxBars*chartBarCells > drawCells {
+		t.Errorf("the largest chart counts %d cells, more than a render's %d", maxBars*chartBarCells, drawCells)
+	}
 	for _, n := range []int{0, 1, 79, 80, 81, 500} {
 		tb := report.Table{ID: "t", Chart: true, Columns: []report.Column{{Key: "s", Label: "stratum"}, {Key: "run:a", Label: "a"}, {Key: "run:b", Label: "b"}}}
 		for i := range n {
