@@ -238,7 +238,11 @@ func (v *reportView) renderReport(kind string, r *report.Report) app.UI {
 		app.If(navigable(kind), func() app.UI { return v.renderIndex(r) }),
 		// the picker once every section is in (its lists are the whole
 		// report's; its hundred options are not built in the render that
-		// mounts the report)
+		// mounts the report); until then an empty element of the same kind
+		// in its place, so that the sections after it keep theirs (a
+		// child inserted before them had go-app mount every section anew,
+		// and the rows appended to their tables were lost)
+		app.If(navigable(kind) && !v.Done, func() app.UI { return app.Div().Class("picker-slot") }),
 		app.If(navigable(kind) && v.Done, func() app.UI { return v.renderPicker(v.navLists(r)) }),
 		app.If(navigable(kind), func() app.UI { return app.Raw(v.navLists(r).legend) }),
 		app.Range(r.Sections).Slice(func(i int) app.UI {
