@@ -62,15 +62,18 @@ type Page struct {
 
 	ctx     app.Context
 	mounted bool // OnMount ran (in the browser): ctx is usable
-	// the result's panels are mounted one per step (renderView):
-	// mountStep of them besides the open tab's, for the load mountFor
-	mountStep, mountFor int
-	mountLater          bool
-	worker              app.Value
-	onMsg               app.Func
-	deliver             app.Func // hooks.js's way in for a dropped folder
-	onErr               app.Func
-	ready               bool
+	// the result's panels are mounted one per step (renderView): those
+	// in panelsUp are, for the load mountFor; mountNext lets the next
+	// render mount one more
+	panelsUp   map[string]bool
+	mountFor   int
+	mountNext  bool
+	mountLater bool
+	worker     app.Value
+	onMsg      app.Func
+	deliver    app.Func // hooks.js's way in for a dropped folder
+	onErr      app.Func
+	ready      bool
 	// workerFailed: the worker reported an error (e.g. its WASM did not
 	// load); the next load restarts it.
 	workerFailed bool
@@ -123,8 +126,12 @@ type Page struct {
 	// what the hash last held, the popstate listener.
 	pending            *viewState
 	lastView, lastItem string
-	lastFinding        int
-	onPop, onKey       app.Func
+	// hashSeen is the location's hash as the page last wrote or applied
+	// it (syncHash, followHash): another one is a link go-app followed or
+	// Back / Forward, still to apply
+	hashSeen     string
+	lastFinding  int
+	onPop, onKey app.Func
 
 	iq    wire.ItemQuery
 	ipage *wire.ItemPage

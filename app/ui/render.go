@@ -367,20 +367,26 @@ func (p *Page) renderView() app.UI {
 	// their component trees in the render that takes the validated piece
 	// was one task of 0.5–2 s on the loaded machine. Until mounted a
 	// panel holds a "drawing" placeholder (which "ready" waits for).
-	if p.mountFor != p.evalID {
-		p.mountFor, p.mountStep = p.evalID, 0
+	// A panel once mounted stays mounted until the next load, whatever
+	// tab is open: counting the panels other than the open tab's (as
+	// this did) unmounted the Scores panel when the Comparison tab
+	// opened — the only tab whose panels-besides-it are three — and the
+	// whole score report was drawn again.
+	if p.mountFor != p.evalID || p.panelsUp == nil {
+		p.mountFor, p.panelsUp, p.mountNext = p.evalID, map[string]bool{}, false
 	}
-	mountedUpTo, left := 0, false
+	left := false
 	shown := func(id string) bool {
-		if id == tab {
-			return true
+		switch {
+		case id == tab || p.panelsUp[id]:
+		case p.mountNext:
+			p.mountNext = false
+		default:
+			left = true
+			return false
 		}
-		mountedUpTo++
-		if mountedUpTo <= p.mountStep {
-			return true
-		}
-		left = true
-		return false
+		p.panelsUp[id] = true
+		return true
 	}
 	panel := func(id string, body func() app.UI) app.UI {
 		div := app.Div().Class("panel").Attr("data-panel", id).Hidden(tab != id)
@@ -392,7 +398,7 @@ func (p *Page) renderView() app.UI {
 	defer func() {
 		if left && !p.mountLater && p.mounted {
 			p.mountLater = true
-			p.later(pumpPause, func() { p.mountLater = false; p.mountStep++ })
+			p.later(pumpPause, func() { p.mountLater = false; p.mountNext = true })
 		}
 	}()
 	var lazy app.UI
@@ -410,7 +416,7 @@ func (p *Page) renderView() app.UI {
 		switch {
 		case p.has("audit") && audit != nil:
 			l := p.lazy["audit"]
-			view = &reportView{Kind: "audit", Rep: audit, N: len(audit.Sections), Done: l.complete(), Unchecked: p.unchecked()}
+			view = &reportView{Kind: "audit", Rep: audit, N: len(audit.Sections), Parts: l.next, Done: l.complete(), Unchecked: p.unchecked()}
 		case p.has("audit") || !p.final:
 			view = p.pendingNote("audit")
 		default:

@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"fmt"
+	"math"
 	"regexp"
 	"strings"
 	"testing"
@@ -148,6 +150,67 @@ func TestRefusalPlot(t *testing.T) {
 	for _, want := range []string{`<line class="median" x1="430.0"`, `x1="315.0" y1="16.0" x2="315.0"`, `>answerable (n=86)<`, `threshold 0.25`} {
 		if !strings.Contains(svg, want) {
 			t.Errorf("plot lacks %s:\n%s", want, svg)
+		}
+	}
+}
+
+// svgf writes what fmt.Fprintf writes, for the formats chartSVG uses and
+// for values that print differently (negative zero, NaN, infinities,
+// rounding halves, large and tiny numbers).
+func TestSvgfMatchesFmt(t *testing.T) {
+	vals := []float64{0, math.Copysign(0, -1), 0.05, 0.15, 0.25, 1.45, -3.25, 123456789.987, 1e-9, 1e21, math.NaN(), math.Inf(1), math.Inf(-1)}
+	formats := []string{`x="%.1f" y="%.1f"`, `viewBox="0 0 %.0f %.0f"`, `%.3f|%.9f`}
+	for _, f := range formats {
+		for _, a := range vals {
+			for _, b := range vals {
+				args := []any{a, b}
+				var got strings.Builder
+				svgf(&got, f, args...)
+				if want := fmt.Sprintf(f, args...); got.String() != want {
+					t.Errorf("svgf(%q, %v, %v) = %q, fmt: %q", f, a, b, got.String(), want)
+				}
+			}
+		}
+	}
+	for _, c := range []struct {
+		f    string
+		args []any
+	}{
+		{`<title>%s</title>`, []any{"a &amp; b"}},
+		{`<rect class="%s" x="%.1f"/>%d%%`, []any{"bar run-1", 2.25, 42}},
+		{`%s%s`, []any{"", "✓"}},
+		{`%v and %q`, []any{1.5, "q"}}, // verbs svgf leaves to fmt
+		{`%.1f`, []any{"not a number"}},
+	} {
+		var got strings.Builder
+		svgf(&got, c.f, c.args...)
+		if want := fmt.Sprintf(c.f, c.args...); got.String() != want {
+			t.Errorf("svgf(%q, %v) = %q, fmt: %q", c.f, c.args, got.String(), want)
+		}
+	}
+}
+
+// A chart draws at most maxBars bars, and chartBars (what it counts in a
+// render's budget) is that number.
+func TestChartBarsBudget(t *testing.T) {
+	if maxBars*chartBarCells > drawCells {
+		t.Errorf("the largest chart counts %d cells, more than a render's %d", maxBars*chartBarCells, drawCells)
+	}
+	for _, n := range []int{0, 1, 79, 80, 81, 500} {
+		tb := report.Table{ID: "t", Chart: true, Columns: []report.Column{{Key: "s", Label: "stratum"}, {Key: "run:a", Label: "a"}, {Key: "run:b", Label: "b"}}}
+		for i := range n {
+			v := float64(i) / float64(n+1)
+			tb.Rows = append(tb.Rows, []report.Cell{{Text: fmt.Sprint("s", i)},
+				{Metric: "m", Run: "a", Stratum: fmt.Sprint("s=", i), Value: &v},
+				{Metric: "m", Run: "b", Stratum: fmt.Sprint("s=", i)}}) // no value: no bar
+		}
+		svg := chartSVG(tb, false)
+		bars := strings.Count(svg, `<rect class="bar`)
+		if want := min(n, maxBars); bars != want || chartBars(tb) != want {
+			t.Errorf("%d figures: %d bars drawn, chartBars %d; want %d", n, bars, chartBars(tb), want)
+		}
+		if chartCells(tb) != chartBars(tb)*chartBarCells {
+			t.Errorf("chartCells %d", chartCells(tb))
 		}
 	}
 }

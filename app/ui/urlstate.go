@@ -212,6 +212,7 @@ func (p *Page) watchHistory() {
 		p.pending = &s
 	}
 	p.lastView, p.lastItem, p.lastFinding = p.state().View, p.state().Item, p.state().Finding
+	p.hashSeen = app.Window().Get("location").Get("hash").String()
 	p.onPop = app.FuncOf(func(this app.Value, args []app.Value) any {
 		p.ctx.Dispatch(func(ctx app.Context) { p.followHash() })
 		return nil
@@ -241,6 +242,7 @@ func (p *Page) OnNav(ctx app.Context) {
 // followHash applies the location's hash when it differs from the state.
 func (p *Page) followHash() {
 	h := app.Window().Get("location").Get("hash").String()
+	p.hashSeen = h
 	if h != "" && h != "#" && !isStateHash(h) {
 		return // an anchor of the page (the skip link's #main)
 	}
@@ -255,11 +257,22 @@ func (p *Page) followHash() {
 // syncHash writes the state into the URL after a render: a new history
 // entry when the view, the open item or the open finding changed (so Back
 // returns to the previous one), the same entry otherwise.
+//
+// A hash the page has not seen yet is applied, never written over: go-app
+// follows a link (an item's id) by pushing its URL and then queueing the
+// page's OnNav, and a frame that runs in between (one is due every few
+// dozen ms while cards are being drawn) would write the old state back —
+// the click was lost (TestItemLinkWhileDrawing).
 func (p *Page) syncHash(ctx app.Context) {
+	loc := app.Window().Get("location")
+	cur := loc.Get("hash").String()
+	if cur != p.hashSeen {
+		p.ctx.Dispatch(func(app.Context) { p.followHash() })
+		return
+	}
 	s := p.state()
 	h := s.encode()
-	loc := app.Window().Get("location")
-	if strings.TrimPrefix(loc.Get("hash").String(), "#") == h {
+	if strings.TrimPrefix(cur, "#") == h {
 		return
 	}
 	u := "#" + h
@@ -272,4 +285,5 @@ func (p *Page) syncHash(ctx app.Context) {
 	}
 	p.lastView, p.lastItem, p.lastFinding = s.View, s.Item, s.Finding
 	app.Window().Get("history").Call(method, nil, "", u)
+	p.hashSeen = loc.Get("hash").String()
 }

@@ -16,6 +16,8 @@ import (
 // profiled runs act under the page's CPU profiler when LONGTASK_PROFILE is
 // set, and logs the functions with the most self time (a diagnosis aid for
 // the long-task probe; an unstripped app.wasm names its Go functions).
+// LONGTASK_PROFILE=incl logs, besides, the inclusive time of the page's Go
+// functions (eval752, go-app, GC, JSON) in that stretch.
 func (b *browser) profiled(label string, act func()) {
 	if os.Getenv("LONGTASK_PROFILE") == "" {
 		act()
@@ -96,4 +98,32 @@ func (b *browser) profiled(label string, act func()) {
 		fmt.Fprintf(&sb, "\n  %8.1f ms  %s", e.v, e.k)
 	}
 	b.t.Logf("profile of %s: longest busy stretch %.0f ms; self time there:%s", label, bestLen, sb.String())
+	if os.Getenv("LONGTASK_PROFILE") == "incl" {
+		incl := map[string]float64{}
+		for i := bestFrom; i <= bestTo && i < len(p.Samples); i++ {
+			seen := map[string]bool{}
+			for at := p.Samples[i]; at != 0; at = parent[at] {
+				k := name(at)
+				if !seen[k] {
+					seen[k] = true
+					incl[k] += float64(p.TimeDeltas[i]) / 1000
+				}
+			}
+		}
+		var all []kv
+		for k, v := range incl {
+			if strings.Contains(k, "eval752") || strings.Contains(k, "go_app") || strings.Contains(k, "gc") || strings.Contains(k, "json") {
+				all = append(all, kv{k, v})
+			}
+		}
+		sort.Slice(all, func(i, j int) bool { return all[i].v > all[j].v })
+		var ib strings.Builder
+		for i, e := range all {
+			if i == 60 {
+				break
+			}
+			fmt.Fprintf(&ib, "\n  %8.1f ms  %s", e.v, e.k)
+		}
+		b.t.Logf("inclusive:%s", ib.String())
+	}
 }

@@ -35,8 +35,11 @@ const OffsetsSuffix = "_offsets"
 
 // RowsPerPart is how many table rows one part of a split report holds at
 // most: the page decodes one part per step, so a table of 10,000 rows
-// (a comparison's disagreements) is never decoded in one task.
-const RowsPerPart = 200
+// (a comparison's disagreements) is never decoded in one task. 50 rows of
+// a score table (≈ 250 cells) decode in a few ms natively, 10–30 ms in
+// WebAssembly on the UI thread: with 200 a step of the page's pump ran
+// past go-app's frame (33 ms), which then drew in the same task.
+const RowsPerPart = 50
 
 // part is one step of a split report: a new section (its tables follow),
 // a new table of the last section (Chunks row parts follow), or rows of
