@@ -81,7 +81,7 @@ func Score(ds *dataset.Dataset, opt Options) (*Set, error) {
 		rs.Dirs = slices.Clone(r.dirs)
 		parallel(len(units), func(i int) {
 			if !slices.Contains(rs.Sets, units[i].Set) || units[i].peer != nil && r.fromPeer && r.byUnit.at(i) == nil {
-				rs.Items[i] = ItemScore{OutOfScope: true, Values: report.Values{}, Detail: report.RunItem{Run: r.name}}
+				rs.Items[i] = ItemScore{OutOfScope: true, Values: report.Values{}}
 				return
 			}
 			rs.Items[i] = sc.scoreItem(units[i], i, r)
@@ -100,7 +100,6 @@ func Score(ds *dataset.Dataset, opt Options) (*Set, error) {
 			}
 			it.Reviewed = codes
 			it.trace().ReviewedRecords = recs
-			it.Detail.Errors = mergeCodes(it.Errors, codes)
 		}
 		set.Runs = append(set.Runs, rs)
 	}
@@ -323,10 +322,9 @@ func (sc *scorer) viewQ(u *unitSpec, atoms, qk string) *goldView {
 // scoreItem scores unit u (index ui) for run r.
 func (sc *scorer) scoreItem(u *unitSpec, ui int, r *runOut) ItemScore {
 	o := r.byUnit.at(ui)
-	it := ItemScore{Detail: report.RunItem{Run: r.name}}
+	var it ItemScore
 	if o == nil {
 		it.Missing = true
-		it.Detail.Missing = true
 		it.Flags = append(it.Flags, "missing")
 	}
 	c := r.setCaps[u.Set]
@@ -372,13 +370,10 @@ func (sc *scorer) scoreItem(u *unitSpec, ui int, r *runOut) ItemScore {
 	}
 	sc.scoreGeneration(u, o, r, &it)
 	it.Errors = sc.attribute(u, o, r, &it)
-	it.Detail.Errors = it.Errors
 	if it.Missing {
 		worst(&it.Values)
 	}
 	it.Values = it.Values.Compact()
-	it.Detail.Scores = it.Values
-	it.Detail.Flags = it.Flags
 	return it
 }
 
