@@ -341,16 +341,16 @@ func (sc *scorer) scoreItem(u *unitSpec, ui int, r *runOut) ItemScore {
 	if o != nil {
 		it.LatencyMS, it.InputTokens, it.OutputTokens, it.CostUSD = o.latency, o.inTok, o.outTk, o.cost
 		it.Stages, it.Usage = o.stages, o.usage
-		if o.citations != nil {
-			it.trace().Citations = o.citations
+		if o.x().citations != nil {
+			it.trace().Citations = o.x().citations
 		}
 		if o.retrieved != nil {
 			ids := make([]string, 0, len(o.retrieved))
 			for _, rt := range o.retrieved {
 				ids = append(ids, rt.id)
 			}
-			if o.reranked {
-				it.trace().FirstStage, it.trace().Reranked = o.first, ids
+			if o.x().reranked {
+				it.trace().FirstStage, it.trace().Reranked = o.x().first, ids
 			} else {
 				it.trace().FirstStage = ids
 			}
@@ -358,7 +358,7 @@ func (sc *scorer) scoreItem(u *unitSpec, ui int, r *runOut) ItemScore {
 		if o.errText != "" {
 			it.Flags = append(it.Flags, "error")
 		}
-		if o.rerankEmpty {
+		if o.x().rerankEmpty {
 			// scored on the empty final ranking (0), though the first
 			// stage found candidates: a rerank failure or truncation
 			// (seed 003 §9 RERANK_TRUNCATION), not a retrieval miss
