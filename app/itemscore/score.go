@@ -103,6 +103,14 @@ func Score(ds *dataset.Dataset, opt Options) (*Set, error) {
 		}
 		set.Runs = append(set.Runs, rs)
 	}
+	if opt.DropRecords {
+		// every run is scored: what a unit keeps of its eval752 item is
+		// its own (Unit), so the records go before set.Units is made
+		for _, u := range units {
+			u.item = nil
+		}
+		ds.Items = nil
+	}
 	// Gold for the item browser: the first run's resolution (or the shared tables').
 	first := ""
 	if len(runs) > 0 {
