@@ -16,10 +16,10 @@ func responseText(o *output) string {
 	switch {
 	case o.response != nil:
 		return *o.response
-	case len(o.responses) > 0:
-		return strings.Join(o.responses, ", ")
+	case len(o.x().responses) > 0:
+		return strings.Join(o.x().responses, ", ")
 	}
-	return o.verdict
+	return o.x().verdict
 }
 
 // abstained reports whether a result refused: its refused flag when it has
@@ -49,10 +49,10 @@ func scoreAnswer(u *unitSpec, o *output, run *runOut, refusals *answer.Refusals,
 	}
 	if u.peer != nil {
 		// a peer tool's item: the tool's own score and verdict
-		if o.toolScore != nil {
-			v.Set("tool.score", *o.toolScore)
+		if o.x().toolScore != nil {
+			v.Set("tool.score", *o.x().toolScore)
 		}
-		c := o.passed != nil && *o.passed
+		c := o.x().passed != nil && *o.x().passed
 		set("answer.correct", c)
 		return resp, &c
 	}
@@ -120,12 +120,12 @@ func scoreItemAnswer(it *model.Item, o *output, resp string, run *runOut, v *rep
 	switch it.Type {
 	case model.TypeMCQSingle:
 		r := resp
-		if o.response == nil && len(o.responses) > 0 {
-			r = o.responses[0]
+		if o.response == nil && len(o.x().responses) > 0 {
+			r = o.x().responses[0]
 		}
 		c = answer.MCQSingle(r, it.Choices, rawString(it.Answer))
 	case model.TypeMCQMulti:
-		chosen := o.responses
+		chosen := o.x().responses
 		if chosen == nil && o.response != nil {
 			chosen = answer.SplitChoices(*o.response)
 		}
@@ -136,11 +136,11 @@ func scoreItemAnswer(it *model.Item, o *output, resp string, run *runOut, v *rep
 		if !run.passes {
 			return nil
 		}
-		c = o.passed != nil && *o.passed
+		c = o.x().passed != nil && *o.x().passed
 		v.Set("code.passed", b01(c))
 	case model.TypeJudgePairwise:
 		ref := answer.Verdict(rawString(it.Answer))
-		got := answer.Verdict(o.verdict)
+		got := answer.Verdict(o.x().verdict)
 		if got == "" && o.response != nil {
 			got = answer.Verdict(*o.response)
 		}

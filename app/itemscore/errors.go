@@ -83,7 +83,7 @@ func (sc *scorer) attributeRetrieval(u *unitSpec, o *output, r *runOut, has map[
 		final = append(final, x.id)
 	}
 	// citations: a cited chunk without a grade ≥ 2 judgment for the question
-	for _, c := range o.citations {
+	for _, c := range o.x().citations {
 		if c.ChunkID != "" && !relevant(c.ChunkID) {
 			has["CITATION_MISMATCH"] = true
 		}
@@ -92,16 +92,16 @@ func (sc *scorer) attributeRetrieval(u *unitSpec, o *output, r *runOut, has map[
 		return // nothing to find (no relevant chunk judged), or no ranking
 	}
 	first := final
-	if o.reranked {
-		first = o.first
+	if o.x().reranked {
+		first = o.x().first
 	}
 	cut := r.contextTop
 	switch {
 	case !anyRel(first):
 		has["RETRIEVAL_MISS"] = true
-	case o.reranked && !anyRel(final):
+	case o.x().reranked && !anyRel(final):
 		has["RERANK_TRUNCATION"] = true
-	case o.reranked && cut > 0 && !anyRel(final[:min(cut, len(final))]):
+	case o.x().reranked && cut > 0 && !anyRel(final[:min(cut, len(final))]):
 		has["RERANK_WRONG_ORDER"] = true
 	}
 	// duplicate crowding: at least half of the top k slots hold a chunk

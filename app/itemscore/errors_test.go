@@ -87,7 +87,7 @@ func TestErrorAttribution(t *testing.T) {
 	// the item browser shows the union, in taxonomy order
 	for _, rs := range set.Runs {
 		if rs.Run == "r" {
-			if d := rs.Items[0].Detail.Errors; !slices.Equal(d, []string{"RETRIEVAL_MISS", "GEN_OMISSION"}) {
+			if d := rs.Items[0].RunItem(rs.Run).Errors; !slices.Equal(d, []string{"RETRIEVAL_MISS", "GEN_OMISSION"}) {
 				t.Errorf("detail errors of r q1: %v", d)
 			}
 		}

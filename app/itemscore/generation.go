@@ -123,7 +123,7 @@ func (sc *scorer) scoreGeneration(u *unitSpec, o *output, r *runOut, it *ItemSco
 	}
 	supporting, cited := 0, 0
 	covered := map[int]bool{}
-	for _, c := range o.citations {
+	for _, c := range o.x().citations {
 		if c.ChunkID == "" {
 			continue
 		}

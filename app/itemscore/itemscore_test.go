@@ -173,7 +173,7 @@ func TestScoreB2(t *testing.T) {
 	absent(t, "r1/q2", q2, "hit@5", "mrr", "ndcg@10", "answer.correct", "answer.exact")
 	// q3 has no r1 result: missing, worst value everywhere.
 	q3 := r1.Items[2]
-	if !q3.Missing || !q3.Detail.Missing {
+	if !q3.Missing || !q3.RunItem("").Missing {
 		t.Fatal("q3 should be missing")
 	}
 	check(t, "r1/q3", q3, []want{

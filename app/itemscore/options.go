@@ -32,7 +32,8 @@ type Options struct {
 	// DropRecords lets Score drop the run records of the dataset it scores
 	// (ds.Results, ds.Runs, ds.Preds: set to nil) once it has gathered the
 	// runs' outputs from them, so that they and the set being built do not
-	// peak together. For a caller that reads none of them afterwards
+	// peak together, and ds.Items once every run is scored (before the
+	// Set's units are made). For a caller that reads none of them afterwards
 	// (`eval752 score`, `compare`); not echoed in the report.
 	DropRecords bool
 }

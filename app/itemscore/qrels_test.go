@@ -338,7 +338,10 @@ func TestChunkQrelsMixedQIDs(t *testing.T) {
 // the same files), not by this code; the later changes, reviewed as diffs,
 // are that each item's detail repeats its flags ("unjudged") and that the
 // metric descriptors carry seed 003 §7's first-stage and rerank targets
-// apart (stage, rerank_threshold) — no value changed.
+// apart (stage, rerank_threshold), and that an item's detail no longer
+// repeats its run, scores, flags, missing mark and errors (ItemScore.RunItem
+// assembles them; checked on the old golden: each repeated field equalled
+// the item's own) — no value changed.
 func TestTRECOnlyUnchanged(t *testing.T) {
 	dir := filepath.Join("..", "score", "testdata", "trec_b_graded")
 	ds := load(t, [2]string{"qrels", readFile(t, filepath.Join(dir, "qrels"))}, [2]string{"run", readFile(t, filepath.Join(dir, "run"))})

@@ -17,25 +17,53 @@ import (
 type output struct {
 	retrieved []retrieved
 	response  *string
-	responses []string
 	refused   *bool
-	verdict   string
-	passed    *bool
 	errText   string
-	// toolScore is a peer tool's own reduced score of the item (tool.score)
-	toolScore *float64
-	// rerankEmpty: the run reranks, but this prediction's reranked list
-	// is empty while its retrieved list is not (flag "rerank-empty")
-	rerankEmpty bool
 
 	latency      *float64
 	inTok, outTk *int
 	cost         *float64
 	stages       report.Values // seed 003 latency_ms per stage (without "total")
-	first        []string      // a reranking prediction's first-stage list (RERANK_* attribution)
-	reranked     bool          // the ranking is a reranked list
-	citations    []model.Citation
 	usage        report.Values // every usage entry (tokens by kind, *_calls)
+	// rare holds what most results do not have (nil then): a million
+	// results.jsonl outputs wait for scoring beside the records and the
+	// Set being built, 144 bytes each instead of 288
+	rare *outputRare
+}
+
+// outputRare is the part of an output that most results leave empty.
+type outputRare struct {
+	responses []string
+	verdict   string
+	passed    *bool
+	// toolScore is a peer tool's own reduced score of the item (tool.score)
+	toolScore *float64
+	// rerankEmpty: the run reranks, but this prediction's reranked list
+	// is empty while its retrieved list is not (flag "rerank-empty")
+	rerankEmpty bool
+	reranked    bool     // the ranking is a reranked list
+	first       []string // a reranking prediction's first-stage list (RERANK_* attribution)
+	citations   []model.Citation
+}
+
+// noRare is the empty outputRare that x returns for an output without one
+// (read only).
+var noRare outputRare
+
+// x is o's rare part for reading (empty when o has none).
+func (o *output) x() *outputRare {
+	if o.rare == nil {
+		return &noRare
+	}
+	return o.rare
+}
+
+// more is o's rare part for writing, made on first use.
+func (o *output) more() *outputRare {
+	if o.rare == nil {
+		o.rare = &outputRare{}
+	}
+	return o.rare
 }
 
 type retrieved struct {
@@ -100,7 +128,7 @@ func (r *runOut) computeSetCaps(units []*unitSpec) {
 		set := units[ui].Set
 		c := r.setCaps[set]
 		c.retrieves = c.retrieves || o.retrieved != nil
-		c.answers = c.answers || o.response != nil || o.responses != nil || o.verdict != "" || o.passed != nil
+		c.answers = c.answers || o.response != nil || o.x().responses != nil || o.x().verdict != "" || o.x().passed != nil
 		c.refuses = c.refuses || o.refused != nil
 		r.setCaps[set] = c
 	}
@@ -110,19 +138,19 @@ func (r *runOut) add(ui int, found bool, id string, o *output) {
 	if o.retrieved != nil {
 		r.retrieves = true
 	}
-	if o.response != nil || o.responses != nil || o.verdict != "" {
+	if o.response != nil || o.x().responses != nil || o.x().verdict != "" {
 		r.answers = true
 	}
 	if o.refused != nil {
 		r.refuses = true
 	}
-	if len(o.citations) > 0 {
+	if len(o.x().citations) > 0 {
 		r.cites = true
 	}
 	if o.errText != "" {
 		r.reportsErrors = true
 	}
-	if o.passed != nil {
+	if o.x().passed != nil {
 		r.passes = true
 		r.answers = true
 	}
@@ -194,8 +222,11 @@ func collectRuns(ds *dataset.Dataset, byID map[string]int) []*runOut {
 		r.fromResults = true
 		r.addDir(dirOf(ds.Path(rec.Loc)))
 		r.atoms = atomPaths[name]
-		o := &output{response: res.Response, responses: res.Responses, refused: res.Refused,
-			verdict: res.Verdict, passed: res.Passed, errText: res.Error, latency: res.LatencyMS, cost: res.CostUSD}
+		o := &output{response: res.Response, refused: res.Refused, errText: res.Error, latency: res.LatencyMS, cost: res.CostUSD}
+		if res.Responses != nil || res.Verdict != "" || res.Passed != nil {
+			x := o.more()
+			x.responses, x.verdict, x.passed = res.Responses, res.Verdict, res.Passed
+		}
 		if res.Retrieved != nil {
 			o.retrieved = []retrieved{}
 			for _, x := range res.Retrieved {
@@ -286,8 +317,8 @@ func collectRuns(ds *dataset.Dataset, byID map[string]int) []*runOut {
 		final := first
 		if p.RerankedChunkIDs != nil && reranks[name] {
 			final = predOutput(p, p.RerankedChunkIDs, p.RerankScores)
-			final.first, final.reranked = p.RetrievedChunkIDs, true
-			final.rerankEmpty = len(p.RerankedChunkIDs) == 0 && len(p.RetrievedChunkIDs) > 0
+			final.more().first, final.more().reranked = p.RetrievedChunkIDs, true
+			final.more().rerankEmpty = len(p.RerankedChunkIDs) == 0 && len(p.RetrievedChunkIDs) > 0
 			// the run's first reranked prediction, wherever it is in the
 			// file (stage[name] may already hold earlier ones without a
 			// reranked list)
@@ -312,10 +343,11 @@ func collectRuns(ds *dataset.Dataset, byID map[string]int) []*runOut {
 		s := po.Red.First
 		resp := s.Output
 		passed := po.Red.Passed
-		o := &output{response: &resp, passed: &passed, errText: po.Red.Error, latency: s.LatencyMS, cost: s.CostUSD, inTok: s.InTok, outTk: s.OutTok}
+		o := &output{response: &resp, errText: po.Red.Error, latency: s.LatencyMS, cost: s.CostUSD, inTok: s.InTok, outTk: s.OutTok}
+		o.more().passed = &passed
 		if len(po.Log.Scorers) > 0 {
 			if v, ok := po.Red.Scores[po.Log.Scorers[0]]; ok {
-				o.toolScore = &v
+				o.more().toolScore = &v
 			}
 		}
 		ui, ok := byID[pus[po.Unit].ID]
@@ -376,7 +408,10 @@ func (r *runOut) addDir(d string) {
 
 // predOutput converts a prediction with the given ranking.
 func predOutput(p *model.RAGPrediction, ids []string, scores []float64) *output {
-	o := &output{response: p.Answer, refused: p.Refused, errText: p.Error, citations: p.Citations}
+	o := &output{response: p.Answer, refused: p.Refused, errText: p.Error}
+	if p.Citations != nil {
+		o.more().citations = p.Citations
+	}
 	if ids != nil {
 		// an empty list is a ranking that found nothing (scored 0); no
 		// list at all is a run that does not retrieve (a closed-book run,

@@ -81,7 +81,7 @@ func Score(ds *dataset.Dataset, opt Options) (*Set, error) {
 		rs.Dirs = slices.Clone(r.dirs)
 		parallel(len(units), func(i int) {
 			if !slices.Contains(rs.Sets, units[i].Set) || units[i].peer != nil && r.fromPeer && r.byUnit.at(i) == nil {
-				rs.Items[i] = ItemScore{OutOfScope: true, Values: report.Values{}, Detail: report.RunItem{Run: r.name}}
+				rs.Items[i] = ItemScore{OutOfScope: true, Values: report.Values{}}
 				return
 			}
 			rs.Items[i] = sc.scoreItem(units[i], i, r)
@@ -100,9 +100,16 @@ func Score(ds *dataset.Dataset, opt Options) (*Set, error) {
 			}
 			it.Reviewed = codes
 			it.trace().ReviewedRecords = recs
-			it.Detail.Errors = mergeCodes(it.Errors, codes)
 		}
 		set.Runs = append(set.Runs, rs)
+	}
+	if opt.DropRecords {
+		// every run is scored: what a unit keeps of its eval752 item is
+		// its own (Unit), so the records go before set.Units is made
+		for _, u := range units {
+			u.item = nil
+		}
+		ds.Items = nil
 	}
 	// Gold for the item browser: the first run's resolution (or the shared tables').
 	first := ""
@@ -323,10 +330,9 @@ func (sc *scorer) viewQ(u *unitSpec, atoms, qk string) *goldView {
 // scoreItem scores unit u (index ui) for run r.
 func (sc *scorer) scoreItem(u *unitSpec, ui int, r *runOut) ItemScore {
 	o := r.byUnit.at(ui)
-	it := ItemScore{Detail: report.RunItem{Run: r.name}}
+	var it ItemScore
 	if o == nil {
 		it.Missing = true
-		it.Detail.Missing = true
 		it.Flags = append(it.Flags, "missing")
 	}
 	c := r.setCaps[u.Set]
@@ -343,16 +349,16 @@ func (sc *scorer) scoreItem(u *unitSpec, ui int, r *runOut) ItemScore {
 	if o != nil {
 		it.LatencyMS, it.InputTokens, it.OutputTokens, it.CostUSD = o.latency, o.inTok, o.outTk, o.cost
 		it.Stages, it.Usage = o.stages, o.usage
-		if o.citations != nil {
-			it.trace().Citations = o.citations
+		if o.x().citations != nil {
+			it.trace().Citations = o.x().citations
 		}
 		if o.retrieved != nil {
 			ids := make([]string, 0, len(o.retrieved))
 			for _, rt := range o.retrieved {
 				ids = append(ids, rt.id)
 			}
-			if o.reranked {
-				it.trace().FirstStage, it.trace().Reranked = o.first, ids
+			if o.x().reranked {
+				it.trace().FirstStage, it.trace().Reranked = o.x().first, ids
 			} else {
 				it.trace().FirstStage = ids
 			}
@@ -360,7 +366,7 @@ func (sc *scorer) scoreItem(u *unitSpec, ui int, r *runOut) ItemScore {
 		if o.errText != "" {
 			it.Flags = append(it.Flags, "error")
 		}
-		if o.rerankEmpty {
+		if o.x().rerankEmpty {
 			// scored on the empty final ranking (0), though the first
 			// stage found candidates: a rerank failure or truncation
 			// (seed 003 §9 RERANK_TRUNCATION), not a retrieval miss
@@ -372,13 +378,10 @@ func (sc *scorer) scoreItem(u *unitSpec, ui int, r *runOut) ItemScore {
 	}
 	sc.scoreGeneration(u, o, r, &it)
 	it.Errors = sc.attribute(u, o, r, &it)
-	it.Detail.Errors = it.Errors
 	if it.Missing {
 		worst(&it.Values)
 	}
 	it.Values = it.Values.Compact()
-	it.Detail.Scores = it.Values
-	it.Detail.Flags = it.Flags
 	return it
 }
 

@@ -517,11 +517,10 @@ func streamRunFile(ctx context.Context, in TRECFile, maxLine int64, sc *scorer, 
 	for ui, u := range sc.units {
 		switch {
 		case matched[ui]:
-			items[ui].Detail.Run = runName
 		case hasAny:
 			items[ui] = sc.scoreItem(u, ui, empty)
 		default:
-			items[ui] = ItemScore{OutOfScope: true, Values: report.Values{}, Detail: report.RunItem{Run: runName}}
+			items[ui] = ItemScore{OutOfScope: true, Values: report.Values{}}
 		}
 	}
 	return rs, info, fs, records, dups, nil
@@ -645,7 +644,7 @@ type trecScratch struct {
 // unjudged count (scoreRanking) and the item browser's marks
 // (appendRetrieved) are scoreRetrieval's own.
 func (sc *scorer) scoreTRECQuery(u *unitSpec, docs []retrieved, run string, bound []boundMetric, scr *trecScratch) ItemScore {
-	it := ItemScore{Values: make(report.Values, 0, len(bound)), Detail: report.RunItem{Run: run}}
+	it := ItemScore{Values: make(report.Values, 0, len(bound))}
 	g := sc.view(u, "")
 	clear(scr.seen)
 	cands := scr.cands[:0]
@@ -661,8 +660,6 @@ func (sc *scorer) scoreTRECQuery(u *unitSpec, docs []retrieved, run string, boun
 	scr.cands = cands
 	sc.scoreRanking(g.query(cands), bound, &it)
 	appendRetrieved(&it, cands, sc.opt.Depth)
-	it.Detail.Scores = it.Values
-	it.Detail.Flags = it.Flags
 	return it
 }
 

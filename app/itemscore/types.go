@@ -64,8 +64,10 @@ type ItemScore struct {
 	// that have no judgment (seed 003: unjudged ≠ 0).
 	Unjudged int `json:"unjudged"`
 	// Flags name conditions a reviewer must see ("unjudged", "ambiguous-gold").
-	Flags  []string       `json:"flags,omitempty"`
-	Detail report.RunItem `json:"detail"`
+	Flags []string `json:"flags,omitempty"`
+	// Detail is what the item browser shows of the run's answer beside
+	// these fields; RunItem assembles the browser's whole report.RunItem.
+	Detail ItemAnswer `json:"detail"`
 	// Cost inputs, when the result carries them.
 	LatencyMS    *float64 `json:"latency_ms,omitempty"`
 	InputTokens  *int     `json:"input_tokens,omitempty"`
@@ -88,6 +90,32 @@ type ItemScore struct {
 	// in the JSON report; nil when the result has none of it (eval752
 	// items: 8 bytes a unit instead of 96).
 	Trace *ItemTrace `json:"-"`
+}
+
+// ItemAnswer is the part of the item browser's report.RunItem that is not
+// one of ItemScore's own fields: the response, its verdict and the
+// retrieved atoms with their marks. (Storing the whole RunItem repeated
+// the Values, Flags and Errors slice headers and the run's name in every
+// unit: 96 bytes a unit.)
+type ItemAnswer struct {
+	Response  string                 `json:"response,omitempty"`
+	Correct   *bool                  `json:"correct,omitempty"`
+	Retrieved []report.RetrievedMark `json:"retrieved,omitempty"`
+}
+
+// RunItem is the item browser's view of it as run's result: Detail with
+// the scores (Values), flags, missing mark and error codes (the derived
+// codes merged with the reviewed ones, taxonomy order).
+func (it *ItemScore) RunItem(run string) report.RunItem {
+	ri := report.RunItem{Run: run, Response: it.Detail.Response, Correct: it.Detail.Correct, Missing: it.Missing,
+		Retrieved: it.Detail.Retrieved, Flags: it.Flags, Errors: it.Errors}
+	if len(it.Values) > 0 {
+		ri.Scores = it.Values
+	}
+	if it.Reviewed != nil {
+		ri.Errors = mergeCodes(it.Errors, it.Reviewed)
+	}
+	return ri
 }
 
 // ItemTrace holds, for seed 003 §9's error records, the result's lists as

@@ -858,13 +858,7 @@ func (v *view) itemDetails() []report.ItemDetail {
 			if it.OutOfScope {
 				continue // the run has no result for this unit's set: not scored
 			}
-			ri := it.Detail
-			ri.Run = rs.Run
-			ri.Missing = ri.Missing || it.Missing
-			if ri.Scores == nil && len(it.Values) > 0 {
-				ri.Scores = it.Values
-			}
-			d.Runs = append(d.Runs, ri)
+			d.Runs = append(d.Runs, it.RunItem(rs.Run))
 		}
 		out[i] = d
 	}

@@ -98,10 +98,6 @@ func handSet(t testing.TB) *itemscore.Set {
 		{Values: with(ref(1, 0, 0, 1), "false_recall@10", 0)},
 		{Values: with(ref(1, 0, 0, 1), "false_recall@10", 0)},
 	}}
-	for i := range a.Items {
-		a.Items[i].Detail = report.RunItem{Run: "a", Missing: a.Items[i].Missing}
-		b.Items[i].Detail = report.RunItem{Run: "b"}
-	}
 	set.Runs = []itemscore.RunScores{a, b}
 	return set
 }
