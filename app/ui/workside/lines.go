@@ -1,9 +1,7 @@
 package workside
 
 import (
-	"archive/zip"
 	"bufio"
-	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -214,26 +212,9 @@ func trimRunes(b []byte) []byte {
 }
 
 func open(inputs []dataset.Input, path string) (io.Reader, error) {
-	for _, in := range inputs {
-		if path == in.Name {
-			return io.NewSectionReader(in.R, 0, in.Size), nil
-		}
+	_, from, err := openFrom(inputs, path)
+	if err != nil {
+		return nil, err
 	}
-	for _, in := range inputs {
-		if !strings.HasPrefix(path, in.Name+"!") {
-			continue
-		}
-		entry := strings.TrimPrefix(path, in.Name+"!")
-		zr, err := zip.NewReader(in.R, in.Size)
-		if err != nil {
-			return nil, fmt.Errorf("%s is not a readable zip: %v", in.Name, err)
-		}
-		for _, f := range zr.File {
-			if f.Name == entry {
-				return f.Open()
-			}
-		}
-		return nil, fmt.Errorf("%s has no entry %q", in.Name, entry)
-	}
-	return nil, errors.New("no loaded file is named " + path)
+	return from(0)
 }

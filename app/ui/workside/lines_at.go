@@ -3,6 +3,8 @@ package workside
 import (
 	"archive/zip"
 	"bytes"
+	"errors"
+	"fmt"
 	"io"
 	"strings"
 
@@ -89,7 +91,8 @@ func readAt(inputs []dataset.Input, req wire.LinesRequest, off int64) (wire.Line
 	return w, w.Err == ""
 }
 
-// openFrom finds path as open does and returns its (uncompressed) size and
+// openFrom finds path among the inputs (a file, or a bundle entry
+// "bundle.eval752.zip!items.jsonl") and returns its (uncompressed) size and
 // a function that reads it from a byte offset.
 func openFrom(inputs []dataset.Input, path string) (int64, func(int64) (io.Reader, error), error) {
 	for _, in := range inputs {
@@ -104,7 +107,7 @@ func openFrom(inputs []dataset.Input, path string) (int64, func(int64) (io.Reade
 		entry := strings.TrimPrefix(path, in.Name+"!")
 		zr, err := zip.NewReader(in.R, in.Size)
 		if err != nil {
-			return 0, nil, err
+			return 0, nil, fmt.Errorf("%s is not a readable zip: %v", in.Name, err)
 		}
 		for _, f := range zr.File {
 			if f.Name != entry {
@@ -134,9 +137,9 @@ func openFrom(inputs []dataset.Input, path string) (int64, func(int64) (io.Reade
 				return rc, nil
 			}, nil
 		}
-		return 0, nil, io.ErrUnexpectedEOF
+		return 0, nil, fmt.Errorf("%s has no entry %q", in.Name, entry)
 	}
-	return 0, nil, io.ErrUnexpectedEOF
+	return 0, nil, errors.New("no loaded file is named " + path)
 }
 
 // OffsetOf is the start offset of line of path as the item browser's items
