@@ -94,23 +94,37 @@ func (v *reportView) Render() app.UI {
 	if v.Rep == nil {
 		return app.P().Class("empty").Attr("data-test", "empty-"+v.Kind).Text(v.Empty)
 	}
+	// the first render of a report is its skeleton alone (headings,
+	// index, legend, the tables as "drawing" placeholders), its tables
+	// from the next render on: go-app mounting the skeleton and the
+	// browser parsing the first tables' HTML were one task of 114–156 ms
+	// on an idle machine when the scored piece arrived
+	skeleton := false
 	if v.shown != v.Rep {
 		v.shown, v.expanded, v.raw, v.rowsIn = v.Rep, nil, nil, nil
 		v.pickMetric, v.pickStratum, v.pickRun = "", "", ""
+		skeleton = true
 	}
 	if v.step == 0 {
 		v.step = drawCells
 	}
 	v.budget, v.charted, v.built, v.more, v.jobs = v.step, 0, 0, false, v.jobs[:0]
+	if skeleton {
+		v.budget = 0
+	}
 	ui := v.renderReport(v.Kind, v.Rep)
-	drawLog(v.Kind, v.step-v.budget-v.charted) // the table cells
+	if !skeleton {
+		drawLog(v.Kind, v.step-v.budget-v.charted) // the table cells
+	}
 	if v.built > 2*drawTarget {
 		// a slow machine: fewer cells per render (never more: building
 		// the HTML is the cheap part, the browser's parsing of it is
 		// what a render's task mostly spends)
 		v.step = max(v.step/2, 50)
 	}
-	if v.more && !v.drawTimer && v.live {
+	// (the render that mounts the view comes before OnMount: its timer
+	// finds the view live when it fires)
+	if v.more && !v.drawTimer && (v.live || skeleton) {
 		v.drawTimer = true
 		var f app.Func
 		f = app.FuncOf(func(this app.Value, args []app.Value) any {
