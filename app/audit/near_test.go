@@ -1,6 +1,7 @@
 package audit
 
 import (
+	"cmp"
 	"fmt"
 	"math/rand/v2"
 	"slices"
@@ -187,15 +188,7 @@ func TestRadixSort(t *testing.T) {
 		vals[i] = int32(i)
 		want[i] = kv{keys[i], vals[i]}
 	}
-	slices.SortStableFunc(want, func(a, b kv) int {
-		switch {
-		case a.k < b.k:
-			return -1
-		case a.k > b.k:
-			return 1
-		}
-		return 0
-	})
+	slices.SortStableFunc(want, func(a, b kv) int { return cmp.Compare(a.k, b.k) })
 	k, v := radixSort(keys, vals, make([]uint64, n), make([]int32, n))
 	for i := range want {
 		if k[i] != want[i].k || v[i] != want[i].v {

@@ -81,23 +81,7 @@ func (b *browser) profiled(label string, act func()) {
 		}
 		self[key] += float64(p.TimeDeltas[i]) / 1000
 	}
-	type kv struct {
-		k string
-		v float64
-	}
-	var all []kv
-	for k, v := range self {
-		all = append(all, kv{k, v})
-	}
-	sort.Slice(all, func(i, j int) bool { return all[i].v > all[j].v })
-	var sb strings.Builder
-	for i, e := range all {
-		if i == 25 {
-			break
-		}
-		fmt.Fprintf(&sb, "\n  %8.1f ms  %s", e.v, e.k)
-	}
-	b.t.Logf("profile of %s: longest busy stretch %.0f ms; self time there:%s", label, bestLen, sb.String())
+	b.t.Logf("profile of %s: longest busy stretch %.0f ms; self time there:%s", label, bestLen, longest(self, 25, nil))
 	if os.Getenv("LONGTASK_PROFILE") == "incl" {
 		incl := map[string]float64{}
 		for i := bestFrom; i <= bestTo && i < len(p.Samples); i++ {
@@ -110,20 +94,33 @@ func (b *browser) profiled(label string, act func()) {
 				}
 			}
 		}
-		var all []kv
-		for k, v := range incl {
-			if strings.Contains(k, "eval752") || strings.Contains(k, "go_app") || strings.Contains(k, "gc") || strings.Contains(k, "json") {
-				all = append(all, kv{k, v})
-			}
+		ours := func(k string) bool {
+			return strings.Contains(k, "eval752") || strings.Contains(k, "go_app") || strings.Contains(k, "gc") || strings.Contains(k, "json")
 		}
-		sort.Slice(all, func(i, j int) bool { return all[i].v > all[j].v })
-		var ib strings.Builder
-		for i, e := range all {
-			if i == 60 {
-				break
-			}
-			fmt.Fprintf(&ib, "\n  %8.1f ms  %s", e.v, e.k)
-		}
-		b.t.Logf("inclusive:%s", ib.String())
+		b.t.Logf("inclusive:%s", longest(incl, 60, ours))
 	}
+}
+
+// longest lists the n largest times of ms (those keep accepts; all when
+// keep is nil), one "\n  12.3 ms  name" line each, largest first.
+func longest(ms map[string]float64, n int, keep func(string) bool) string {
+	type kv struct {
+		k string
+		v float64
+	}
+	var all []kv
+	for k, v := range ms {
+		if keep == nil || keep(k) {
+			all = append(all, kv{k, v})
+		}
+	}
+	sort.Slice(all, func(i, j int) bool { return all[i].v > all[j].v })
+	var sb strings.Builder
+	for i, e := range all {
+		if i == n {
+			break
+		}
+		fmt.Fprintf(&sb, "\n  %8.1f ms  %s", e.v, e.k)
+	}
+	return sb.String()
 }
