@@ -469,13 +469,45 @@ func nearPairs(texts, class []string, shingle int, threshold float64, m *minhash
 				}
 				continue
 			}
-			// a capped bucket, ordered by the next band's key (then group)
+			// a capped bucket, ordered by the next band's key (then group).
+			// Its groups are scattered over sigs (the order is the next
+			// band's key), so block by block of capBlock records their
+			// sketches and classes are first copied side by side (with
+			// capSpill records after the block, for the window's reach);
+			// a window reaching further reads sigs itself. The checks and
+			// their order are those of candidate on the same pairs.
 			bandCapped[b]++
-			for a := range bucket {
-				for c, n := a+1, 0; c < len(bucket) && n < bucketWindow; c++ {
-					if crossGroups(int(bucket[a]), int(bucket[c])) {
-						n++
-						candidate(bucket[a], bucket[c])
+			for blo := 0; blo < len(bucket); blo += capBlock {
+				bhi := min(len(bucket), blo+capBlock)
+				ghi := min(len(bucket), bhi+capSpill)
+				w := bucket[blo:ghi]
+				bs.sig = slices.Grow(bs.sig[:0], len(w)*k)[:len(w)*k]
+				bs.cls = slices.Grow(bs.cls[:0], len(w))[:len(w)]
+				for x, g := range w {
+					copy(bs.sig[x*k:(x+1)*k], sig(int(g)))
+					bs.cls[x] = gcls[g]
+				}
+				local := func(c int) ([]uint8, int32) {
+					if c < ghi {
+						x := c - blo
+						return bs.sig[x*k : (x+1)*k], bs.cls[x]
+					}
+					return sig(int(bucket[c])), gcls[bucket[c]]
+				}
+				for a := blo; a < bhi; a++ {
+					sa, ca := local(a)
+					for c, n := a+1, 0; c < len(bucket) && n < bucketWindow; c++ {
+						sc, cc := local(c)
+						if class == nil || ca == mixed || cc == mixed || ca != cc {
+							n++
+							if agreeAtLeast(sa, sc, need) {
+								gi, gj := bucket[a], bucket[c]
+								if gi > gj {
+									gi, gj = gj, gi
+								}
+								cands[b] = append(cands[b], [2]int32{gi, gj})
+							}
+						}
 					}
 				}
 			}
@@ -524,7 +556,18 @@ func nearPairs(texts, class []string, shingle int, threshold float64, m *minhash
 type bandBuf struct {
 	keys, tk []uint64
 	gs, tv   []int32
+	sig      []uint8 // a capped bucket's block of sketches, side by side
+	cls      []int32 // and their groups' classes
 }
+
+// capBlock is how many records of a capped bucket have their sketches
+// copied side by side at a time, capSpill how many more after them (a
+// window reaching past those reads the sketches in place). Variables for
+// the tests only.
+var (
+	capBlock = 4096
+	capSpill = 256
+)
 
 var bandPool = sync.Pool{New: func() any { return &bandBuf{} }}
 
