@@ -57,6 +57,12 @@ if [[ -z "${AJV_DIR:-}" ]]; then
   (cd "$AJV_DIR" && npm init -y > /dev/null && npm install --no-audit --no-fund --silent ajv@8 ajv-formats@3)
 fi
 export AJV_DIR
+for m in ajv ajv-formats; do
+  [[ -f "$AJV_DIR/node_modules/$m/package.json" ]] || {
+    echo "error: $m is not installed in AJV_DIR=$AJV_DIR (npm install ajv@8 ajv-formats@3 there, or leave AJV_DIR unset)" >&2
+    exit 2
+  }
+done
 
 if [[ -n "${EVAL752_BIN:-}" ]]; then
   BIN=$EVAL752_BIN
@@ -69,28 +75,35 @@ fi
 echo "set: $SET ($(du -bc "$SET/b2.jsonl" "$SET/atoms.jsonl" | tail -1 | cut -f1) bytes, $(wc -l < "$SET/b2.jsonl") b-2 lines)"
 echo "node $(node --version), ajv $(node -p "require('$AJV_DIR/node_modules/ajv/package.json').version"), $("$BIN" version 2>/dev/null | head -1 || echo eval752)"
 
-# timed CMD...: one run; prints "wall user+sys rss_kib"; output to $TMP/out
+# timed MAXRC CMD...: one run, writes "wall user+sys rss_kib" to $TMP/res;
+# output to $TMP/out. An exit status above MAXRC stops the script: ajv
+# exits 0 when it ran, validate 1 when it finds errors (the set's planted
+# leaks). Not run in a subshell, so that its exit stops the script (no
+# ratio is printed from a run that failed).
 timed() {
-  local rc=0
+  local maxrc=$1 rc=0
+  shift
   /usr/bin/time -f '%e %U %S %M' -o "$TMP/time" "$@" > "$TMP/out" 2> "$TMP/err" || rc=$?
-  if [[ $rc -gt 1 ]]; then # validate exits 1 when it finds errors (the set's planted leaks)
+  if [[ $rc -gt $maxrc ]]; then
     cat "$TMP/err" >&2
-    echo "$* failed ($rc)" >&2
+    echo "error: $* failed (exit status $rc); no ratio" >&2
     exit 2
   fi
-  tail -1 "$TMP/time" | awk '{printf "%s %.2f %s\n", $1, $2 + $3, $4}'
+  tail -1 "$TMP/time" | awk '{printf "%s %.2f %s\n", $1, $2 + $3, $4}' > "$TMP/res"
 }
 
 median() { sort -g | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }
 
 ajv_w=() ajv_m=() ev_w=() ev_m=()
 for i in $(seq "$RUNS"); do
-  read -r w c m < <(timed node scripts/ajv-validate.mjs \
+  timed 0 node scripts/ajv-validate.mjs \
     static/schemas/b2.annotation.schema.json "$SET/b2.jsonl" \
-    static/schemas/eval752.atom.schema.json "$SET/atoms.jsonl")
+    static/schemas/eval752.atom.schema.json "$SET/atoms.jsonl"
+  read -r w c m < "$TMP/res"
   printf "  ajv     run %d: %6.2f s wall, %6.2f s CPU, %7.1f MiB   (%s)\n" "$i" "$w" "$c" "$(echo "$m / 1024" | bc -l)" "$(tail -1 "$TMP/out")"
   ajv_w+=("$w") ajv_m+=("$m")
-  read -r w c m < <(timed "$BIN" validate "$SET")
+  timed 1 "$BIN" validate "$SET"
+  read -r w c m < "$TMP/res"
   printf "  eval752 run %d: %6.2f s wall, %6.2f s CPU, %7.1f MiB   (%s)\n" "$i" "$w" "$c" "$(echo "$m / 1024" | bc -l)" "$(grep -m1 'error(s)' "$TMP/out")"
   ev_w+=("$w") ev_m+=("$m")
 done
