@@ -156,7 +156,15 @@ func (p *Page) pump() {
 		for _, k := range p.wanted() {
 			l := p.lazy[k]
 			for l != nil && !l.complete() && cells < pumpCells && time.Since(start) < pumpBudget {
+				head := l.rep == nil
 				cells += l.step()
+				if head {
+					// the render after this step mounts the report's
+					// view: with no section in it yet (its sections,
+					// from the next step on, are mounted in tasks of
+					// their own)
+					break
+				}
 			}
 			if l != nil && l.err != "" {
 				p.notice = l.err
