@@ -403,8 +403,9 @@ func nearPairs(texts, class []string, shingle int, threshold float64, m *minhash
 			}
 		}
 	}
-	crossGroups := func(a, b int) bool {
-		return class == nil || gcls[a] == mixed || gcls[b] == mixed || gcls[a] != gcls[b]
+	// cross reports whether groups of classes ca and cb may pair
+	cross := func(ca, cb int32) bool {
+		return class == nil || ca == mixed || cb == mixed || ca != cb
 	}
 	// Exact pairs first, so that an exact pair is reported as exact.
 	for g := range ngroups {
@@ -436,12 +437,11 @@ func nearPairs(texts, class []string, shingle int, threshold float64, m *minhash
 		bands = 0 // no sketches: exact copies only
 	}
 	parallelFor(bands, func(b int) {
-		candidate := func(gi, gj int32) {
-			if gi > gj {
-				gi, gj = gj, gi
-			}
-			if crossGroups(int(gi), int(gj)) && agreeAtLeast(sig(int(gi)), sig(int(gj)), need) {
-				cands[b] = append(cands[b], [2]int32{gi, gj})
+		// candidate keeps groups gi and gj, of sketches si and sj, when
+		// the sketches agree enough (the caller checked cross)
+		candidate := func(gi, gj int32, si, sj []uint8) {
+			if agreeAtLeast(si, sj, need) {
+				cands[b] = append(cands[b], [2]int32{min(gi, gj), max(gi, gj)})
 			}
 		}
 		nb := (b + 1) % bands
@@ -464,7 +464,10 @@ func nearPairs(texts, class []string, shingle int, threshold float64, m *minhash
 			if len(bucket) <= bucketCap {
 				for a := range bucket {
 					for c := a + 1; c < len(bucket); c++ {
-						candidate(bucket[a], bucket[c])
+						gi, gj := bucket[a], bucket[c]
+						if cross(gcls[gi], gcls[gj]) {
+							candidate(gi, gj, sig(int(gi)), sig(int(gj)))
+						}
 					}
 				}
 				continue
@@ -498,15 +501,9 @@ func nearPairs(texts, class []string, shingle int, threshold float64, m *minhash
 					sa, ca := local(a)
 					for c, n := a+1, 0; c < len(bucket) && n < bucketWindow; c++ {
 						sc, cc := local(c)
-						if class == nil || ca == mixed || cc == mixed || ca != cc {
+						if cross(ca, cc) {
 							n++
-							if agreeAtLeast(sa, sc, need) {
-								gi, gj := bucket[a], bucket[c]
-								if gi > gj {
-									gi, gj = gj, gi
-								}
-								cands[b] = append(cands[b], [2]int32{gi, gj})
-							}
+							candidate(bucket[a], bucket[c], sa, sc)
 						}
 					}
 				}

@@ -14,7 +14,24 @@ import (
 // a small vocabulary (band buckets large enough to be capped) with exact and
 // near copies across splits.
 func TestNearPairsParallelSame(t *testing.T) {
-	texts, split := smallVocabTexts()
+	r := rand.New(rand.NewPCG(3, 4))
+	words := []string{"ka", "lo", "mi", "ne", "ru", "sa", "to", "vi", "ze", "qui"}
+	texts, split := make([]string, 3000), make([]string, 3000)
+	for i := range texts {
+		split[i] = []string{"dev", "test"}[r.IntN(2)]
+		switch {
+		case i > 10 && r.IntN(20) == 0:
+			texts[i] = texts[r.IntN(i)] // an exact copy
+		case i > 10 && r.IntN(20) == 0:
+			texts[i] = texts[r.IntN(i)] + " " + words[r.IntN(len(words))] // a near copy
+		default:
+			var b strings.Builder
+			for w := 0; w < 8; w++ {
+				b.WriteString(words[r.IntN(len(words))] + words[r.IntN(len(words))] + " ")
+			}
+			texts[i] = b.String()
+		}
+	}
 	run := func(procs int) ([]simPair, int) {
 		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
 		return nearPairs(texts, split, 3, 0.8, newMinhasher(128, 7), func(i, j int) bool { return true })
@@ -57,28 +74,4 @@ func TestNearPairsCapBlocks(t *testing.T) {
 	if !reflect.DeepEqual(pw, pb) || cw != cb {
 		t.Errorf("whole bucket: %d pairs, %d capped; blocks of 2: %d pairs, %d capped", len(pw), cw, len(pb), cb)
 	}
-}
-
-// smallVocabTexts: 3,000 texts of a small vocabulary (band buckets large
-// enough to be capped) with exact and near copies, and their splits.
-func smallVocabTexts() (texts, split []string) {
-	r := rand.New(rand.NewPCG(3, 4))
-	words := []string{"ka", "lo", "mi", "ne", "ru", "sa", "to", "vi", "ze", "qui"}
-	texts, split = make([]string, 3000), make([]string, 3000)
-	for i := range texts {
-		split[i] = []string{"dev", "test"}[r.IntN(2)]
-		switch {
-		case i > 10 && r.IntN(20) == 0:
-			texts[i] = texts[r.IntN(i)] // an exact copy
-		case i > 10 && r.IntN(20) == 0:
-			texts[i] = texts[r.IntN(i)] + " " + words[r.IntN(len(words))] // a near copy
-		default:
-			var b strings.Builder
-			for w := 0; w < 8; w++ {
-				b.WriteString(words[r.IntN(len(words))] + words[r.IntN(len(words))] + " ")
-			}
-			texts[i] = b.String()
-		}
-	}
-	return texts, split
 }
