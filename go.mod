@@ -8,6 +8,7 @@ require (
 	github.com/chromedp/chromedp v0.23.0
 	github.com/maxence-charriere/go-app/v10 v10.1.11
 	github.com/santhosh-tekuri/jsonschema/v5 v5.3.1
+	golang.org/x/text v0.23.0
 	gonum.org/v1/gonum v0.17.0
 )
 

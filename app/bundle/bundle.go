@@ -25,6 +25,8 @@ import (
 	"path"
 	"strings"
 
+	"golang.org/x/text/unicode/norm"
+
 	"eval752/app/finding"
 )
 
@@ -59,6 +61,12 @@ var (
 		Description: "two entry names differ only in letter case (they collide on macOS and Windows)",
 		Source:      "spec §6 (duplicate entries)",
 		Hint:        "rename one of the entries",
+	})
+	RuleNormDuplicate = finding.Register(finding.Rule{
+		Code: "zip.unicode-duplicate", Severity: finding.Warning, Family: "zip",
+		Description: "two entry names are the same text but different bytes: equal once Unicode-normalised (NFC), e.g. \"é\" composed (U+00E9) in one and decomposed (e + U+0301) in the other, as macOS zips write them; a user sees one name, tools see two files",
+		Source:      "spec §6 (duplicate entries)",
+		Hint:        "rename or re-zip so each name occurs once, in one normal form (NFC: e.g. zip on Linux, or convert names with convmv --nfc)",
 	})
 	RuleSymlink = finding.Register(finding.Rule{
 		Code: "zip.symlink", Severity: finding.Error, Family: "zip",
@@ -188,14 +196,14 @@ func Open(name string, r io.ReaderAt, size int64, lim Limits) (a *Archive, err e
 		return flate.NewReader(a.cur)
 	})
 	seen := map[string]string{}
-	lower := map[string]string{}
+	lower, nfc := map[string]string{}, map[string]string{}
 	for i, f := range zr.File {
 		if lim.MaxEntries > 0 && i >= lim.MaxEntries {
 			a.Findings = append(a.Findings, RuleTooMany.At(name, 0, "", "the archive has %d entries, more than the limit of %d; entries after #%d are not read", len(zr.File), lim.MaxEntries, lim.MaxEntries))
 			break
 		}
 		e := &Entry{Name: f.Name, File: f, Dir: strings.HasSuffix(f.Name, "/")}
-		e.Safe = a.check(f, seen, lower)
+		e.Safe = a.check(f, seen, lower, nfc)
 		a.Entries = append(a.Entries, e)
 	}
 	a.checkOverlap(r, size, zr.File)
@@ -229,7 +237,7 @@ func (a *Archive) checkOverlap(r io.ReaderAt, size int64, files []*zip.File) {
 }
 
 // check applies every safety rule to one entry; it reports each problem.
-func (a *Archive) check(f *zip.File, seen, lower map[string]string) bool {
+func (a *Archive) check(f *zip.File, seen, lower, nfc map[string]string) bool {
 	n := f.Name
 	full := a.Full(n)
 	safe := true
@@ -266,6 +274,16 @@ func (a *Archive) check(f *zip.File, seen, lower map[string]string) bool {
 		return false
 	}
 	seen[key] = n
+	// names equal once NFC-normalised but of different bytes (only names
+	// with non-ASCII bytes can differ so; ASCII is its own NFC)
+	if !isASCII(key) {
+		nk := norm.NFC.String(key)
+		if prev, ok := nfc[nk]; ok {
+			a.Findings = append(a.Findings, RuleNormDuplicate.At(full, 0, "", "entry %+q and entry %+q are the same name once Unicode-normalised (NFC %+q) but different bytes", n, prev, nk))
+		} else {
+			nfc[nk] = n
+		}
+	}
 	if prev, ok := lower[strings.ToLower(key)]; ok {
 		a.Findings = append(a.Findings, RuleCaseDuplicate.At(full, 0, "", "entry %q differs from %q only in letter case", n, prev))
 	} else {
@@ -299,6 +317,16 @@ func (a *Archive) check(f *zip.File, seen, lower map[string]string) bool {
 }
 
 // ratio is uncompressed/compressed, treating an empty compressed stream as 1 byte.
+// isASCII reports whether s has only ASCII bytes.
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
+}
+
 func ratio(u, c uint64) float64 {
 	if c == 0 {
 		c = 1

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"io"
 	"io/fs"
+	"slices"
 	"strings"
 	"testing"
 
@@ -268,4 +269,63 @@ func FuzzOpen(f *testing.F) {
 		}
 		readAll(a)
 	})
+}
+
+// TestUnicodeDuplicate: "é" composed (U+00E9, bytes c3 a9) and decomposed
+// ("e" + U+0301, bytes 65 cc 81) are one name to a user and two to a zip
+// reader; the second entry gets one zip.unicode-duplicate naming both with
+// escaped bytes. Distinct names, an ASCII-only pair and a name repeated in
+// one normal form stay silent (the last is zip.duplicate-entry's).
+func TestUnicodeDuplicate(t *testing.T) {
+	composed, decomposed := "sections/caf\u00e9.jsonl", "sections/cafe\u0301.jsonl"
+	if composed == decomposed {
+		t.Fatal("the fixture names must differ in bytes")
+	}
+	cases := []struct {
+		name  string
+		names []string
+		want  []string // messages of zip.unicode-duplicate, in order
+	}{
+		{"nfc then nfd", []string{composed, decomposed},
+			[]string{`entry "sections/cafe\u0301.jsonl" and entry "sections/caf\u00e9.jsonl" are the same name once Unicode-normalised (NFC "sections/caf\u00e9.jsonl") but different bytes`}},
+		{"nfd then nfc", []string{decomposed, composed},
+			[]string{`entry "sections/caf\u00e9.jsonl" and entry "sections/cafe\u0301.jsonl" are the same name once Unicode-normalised (NFC "sections/caf\u00e9.jsonl") but different bytes`}},
+		// Hangul: 가 (U+AC00) is ᄀ (U+1100) + ᅡ (U+1161) decomposed
+		{"hangul folder", []string{"assets/\uac00/a.png", "assets/\u1100\u1161/a.png"},
+			[]string{`entry "assets/\u1100\u1161/a.png" and entry "assets/\uac00/a.png" are the same name once Unicode-normalised (NFC "assets/\uac00/a.png") but different bytes`}},
+		{"distinct accents", []string{composed, "sections/caf\u00e8.jsonl"}, nil},
+		{"ascii", []string{"sections/cafe.jsonl", "sections/caf.jsonl"}, nil},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			var es []entry
+			for _, n := range c.names {
+				es = append(es, entry{name: n, body: []byte("{}")})
+			}
+			b := build(t, es...)
+			a, err := Open("b.eval752.zip", bytes.NewReader(b), int64(len(b)), testLimits)
+			if err != nil {
+				t.Fatalf("Open: %v", err)
+			}
+			var got []string
+			for _, f := range a.Findings {
+				switch f.Code {
+				case "zip.unicode-duplicate":
+					got = append(got, f.Message)
+					if f.Path != "b.eval752.zip!"+c.names[1] {
+						t.Errorf("path %q, want the second entry %q", f.Path, "b.eval752.zip!"+c.names[1])
+					}
+				case "zip.case-duplicate", "zip.duplicate-entry":
+					t.Errorf("unexpected %s: %s", f.Code, f.Message)
+				}
+			}
+			if !slices.Equal(got, c.want) {
+				t.Errorf("messages\n%q\nwant\n%q", got, c.want)
+			}
+			// both entries stay readable: the names are different files
+			if sums := readAll(a); len(sums) != len(c.names) {
+				t.Errorf("read %d entries, want %d", len(sums), len(c.names))
+			}
+		})
+	}
 }
