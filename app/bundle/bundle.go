@@ -316,7 +316,6 @@ func (a *Archive) check(f *zip.File, seen, lower, nfc map[string]string) bool {
 	return safe
 }
 
-// ratio is uncompressed/compressed, treating an empty compressed stream as 1 byte.
 // isASCII reports whether s has only ASCII bytes.
 func isASCII(s string) bool {
 	for i := 0; i < len(s); i++ {
@@ -327,6 +326,7 @@ func isASCII(s string) bool {
 	return true
 }
 
+// ratio is uncompressed/compressed, treating an empty compressed stream as 1 byte.
 func ratio(u, c uint64) float64 {
 	if c == 0 {
 		c = 1
