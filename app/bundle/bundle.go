@@ -66,7 +66,7 @@ var (
 		Code: "zip.unicode-duplicate", Severity: finding.Warning, Family: "zip",
 		Description: "two entry names are the same text but different bytes: equal once Unicode-normalised (NFC), e.g. \"é\" composed (U+00E9) in one and decomposed (e + U+0301) in the other, as macOS zips write them; a user sees one name, tools see two files",
 		Source:      "spec §6 (duplicate entries)",
-		Hint:        "rename or re-zip so each name occurs once, in one normal form (NFC: e.g. zip on Linux, or convert names with convmv --nfc)",
+		Hint:        "rename or re-zip so each name occurs once, in one normal form (NFC: e.g. convert the names with convmv -f utf8 -t utf8 --nfc before zipping)",
 	})
 	RuleSymlink = finding.Register(finding.Rule{
 		Code: "zip.symlink", Severity: finding.Error, Family: "zip",
@@ -274,18 +274,21 @@ func (a *Archive) check(f *zip.File, seen, lower, nfc map[string]string) bool {
 		return false
 	}
 	seen[key] = n
-	// names equal once NFC-normalised but of different bytes (only names
-	// with non-ASCII bytes can differ so; ASCII is its own NFC)
-	if !isASCII(key) {
-		nk := norm.NFC.String(key)
-		if prev, ok := nfc[nk]; ok {
-			a.Findings = append(a.Findings, RuleNormDuplicate.At(full, 0, "", "entry %+q and entry %+q are the same name once Unicode-normalised (NFC %+q) but different bytes", n, prev, nk))
-		} else {
-			nfc[nk] = n
-		}
+	// names equal once NFC-normalised but of different bytes; every name is
+	// keyed (norm returns an NFC name as it is), since a non-ASCII name can
+	// normalise to an ASCII one (U+212A KELVIN SIGN is "K")
+	nk := norm.NFC.String(key)
+	prevNFC, dupNFC := nfc[nk]
+	if dupNFC {
+		a.Findings = append(a.Findings, RuleNormDuplicate.At(full, 0, "", "entry %+q and entry %+q are the same name once Unicode-normalised (NFC %+q) but different bytes", n, prevNFC, nk))
+	} else {
+		nfc[nk] = n
 	}
+	// one finding a pair: a pair equal once normalised is not also a case pair
 	if prev, ok := lower[strings.ToLower(key)]; ok {
-		a.Findings = append(a.Findings, RuleCaseDuplicate.At(full, 0, "", "entry %q differs from %q only in letter case", n, prev))
+		if !dupNFC {
+			a.Findings = append(a.Findings, RuleCaseDuplicate.At(full, 0, "", "entry %q differs from %q only in letter case", n, prev))
+		}
 	} else {
 		lower[strings.ToLower(key)] = n
 	}
@@ -314,16 +317,6 @@ func (a *Archive) check(f *zip.File, seen, lower, nfc map[string]string) bool {
 		safe = false
 	}
 	return safe
-}
-
-// isASCII reports whether s has only ASCII bytes.
-func isASCII(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if s[i] >= 0x80 {
-			return false
-		}
-	}
-	return true
 }
 
 // ratio is uncompressed/compressed, treating an empty compressed stream as 1 byte.

@@ -274,8 +274,9 @@ func FuzzOpen(f *testing.F) {
 // TestUnicodeDuplicate: "é" composed (U+00E9, bytes c3 a9) and decomposed
 // ("e" + U+0301, bytes 65 cc 81) are one name to a user and two to a zip
 // reader; the second entry gets one zip.unicode-duplicate naming both with
-// escaped bytes. Distinct names, an ASCII-only pair and a name repeated in
-// one normal form stay silent (the last is zip.duplicate-entry's).
+// escaped code points. U+212A KELVIN SIGN is canonically "K" (NFC maps it to
+// U+004B), so it collides with an ASCII name. Distinct accents and distinct
+// ASCII names stay silent.
 func TestUnicodeDuplicate(t *testing.T) {
 	composed, decomposed := "sections/caf\u00e9.jsonl", "sections/cafe\u0301.jsonl"
 	if composed == decomposed {
@@ -295,6 +296,8 @@ func TestUnicodeDuplicate(t *testing.T) {
 			[]string{`entry "assets/\u1100\u1161/a.png" and entry "assets/\uac00/a.png" are the same name once Unicode-normalised (NFC "assets/\uac00/a.png") but different bytes`}},
 		{"distinct accents", []string{composed, "sections/caf\u00e8.jsonl"}, nil},
 		{"ascii", []string{"sections/cafe.jsonl", "sections/caf.jsonl"}, nil},
+		{"kelvin sign", []string{"assets/K.png", "assets/\u212a.png"},
+			[]string{`entry "assets/\u212a.png" and entry "assets/K.png" are the same name once Unicode-normalised (NFC "assets/K.png") but different bytes`}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
